@@ -1,0 +1,25 @@
+# Every dependency is a Debian 12 package; tools/bootstrap installs them.
+find_package(PkgConfig REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 2.1 REQUIRED)
+find_package(GTest REQUIRED)
+find_package(benchmark REQUIRED)
+pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium>=1.0.18)
+
+# Optional device stacks: ON by default where the packages are present.
+find_package(OpenCL QUIET)
+option(KCS_WITH_OPENCL "Build the OpenCL adapter (ocl-icd loader and headers)" ${OpenCL_FOUND})
+if(KCS_WITH_OPENCL AND NOT OpenCL_FOUND)
+  message(FATAL_ERROR "KCS_WITH_OPENCL is ON but OpenCL was not found: install ocl-icd-opencl-dev and opencl-headers, or pass -DKCS_WITH_OPENCL=OFF")
+endif()
+
+find_package(Vulkan QUIET COMPONENTS glslc)
+set(_kcs_vulkan_found OFF)
+if(Vulkan_FOUND AND Vulkan_glslc_FOUND)
+  set(_kcs_vulkan_found ON)
+endif()
+option(KCS_WITH_VULKAN "Build the Vulkan adapter (Vulkan loader and glslc)" ${_kcs_vulkan_found})
+if(KCS_WITH_VULKAN AND NOT _kcs_vulkan_found)
+  message(FATAL_ERROR "KCS_WITH_VULKAN is ON but the Vulkan loader or glslc was not found: install libvulkan-dev and glslc, or pass -DKCS_WITH_VULKAN=OFF")
+endif()

@@ -1,0 +1,49 @@
+#include "kcs/spec/tolerance_models.hpp"
+
+#include <algorithm>
+
+namespace kcs::spec {
+
+const std::vector<ToleranceModel>& tolerance_models() {
+    static const std::vector<ToleranceModel> models{
+        {"dot_bound",
+         {{"c", "number"}, {"min_outputs", "int"}, {"mean_z", "number"}, {"var_factor", "number"}},
+         "|y - y*| <= c*gamma(K,u(acc))*M + u(out)*|y*| per element; unbiased mean and bounded "
+         "variance of the normalised error"},
+        {"stability_bound",
+         {{"c", "number"}, {"sum_c", "number"}},
+         "finite where the oracle is finite; elementwise error and row-sum drift within c and sum_c "
+         "multiples of the roundoff terms"},
+        {"exact_when_representable",
+         {{"min_mantissa_bits", "dtype_int_map"}},
+         "bitwise equal where the exact result is representable; effective input precision at "
+         "least the declared dtype's significand bits"},
+        {"bitwise_rne", {}, "bitwise equal to round-to-nearest-even of the exact value"},
+        {"order_bound",
+         {{"c", "number"}, {"diameter_factor", "number"}},
+         "each order within c*gamma(K-1,u(acc))*sum|x| + u(out)|y*|; spread over orders within "
+         "diameter_factor times that"},
+        {"distinct_outputs",
+         {{"runs", "int"}, {"max_distinct", "int"}},
+         "at most max_distinct distinct output hashes over runs identical executions"},
+        {"bitwise_equal", {}, "bitwise equal to the same computation in another context"},
+        {"ulp_table",
+         {{"table", "ulp_table"}},
+         "ulp error against the correctly rounded result within the table's bound per function "
+         "and dtype"},
+        {"subnormal_policy", {}, "subnormals honoured, or flushed consistently where claimed"},
+        {"contraction_policy", {}, "unfused rounding bitwise, or fused where fp_contract is on"},
+        {"ieee_special", {}, "NaN and infinities exactly as IEEE 754 and the claims say"},
+        {"memory_domain", {}, "canaries intact, no poison left, out-of-range indices per policy"},
+    };
+    return models;
+}
+
+const ToleranceModel* find_tolerance_model(const std::string& name) {
+    const auto& models = tolerance_models();
+    const auto it = std::find_if(models.begin(), models.end(),
+                                 [&](const ToleranceModel& m) { return m.name == name; });
+    return it == models.end() ? nullptr : &*it;
+}
+
+}  // namespace kcs::spec

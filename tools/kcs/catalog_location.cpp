@@ -1,0 +1,38 @@
+#include "catalog_location.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <stdexcept>
+
+namespace kcs::cli {
+
+std::filesystem::path spec_root() {
+    if (const char* env = std::getenv("KCS_SPEC_ROOT"); env && *env) return env;
+    return KCS_SPEC_ROOT;
+}
+
+std::vector<CarriedCatalog> carried_catalogs() {
+    std::vector<CarriedCatalog> out;
+    std::error_code ec;
+    static const std::regex version_dir("v([0-9]+)");
+    for (const auto& entry : std::filesystem::directory_iterator(spec_root(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (std::regex_match(name, version_dir) && std::filesystem::is_regular_file(entry.path() / "catalog.yaml"))
+            out.push_back({name, entry.path()});
+    }
+    std::sort(out.begin(), out.end(), [](const CarriedCatalog& a, const CarriedCatalog& b) {
+        return std::stoi(a.name.substr(1)) < std::stoi(b.name.substr(1));
+    });
+    return out;
+}
+
+std::filesystem::path default_catalog() {
+    const auto all = carried_catalogs();
+    if (all.empty())
+        throw std::runtime_error("no catalog found under " + spec_root().string() +
+                                 " (set KCS_SPEC_ROOT to the folder that holds v1/catalog.yaml)");
+    return all.back().dir;
+}
+
+}  // namespace kcs::cli

@@ -1,0 +1,24 @@
+// Where the catalogs this kcs carries live: spec/vN/ beside the sources, or
+// $KCS_SPEC_ROOT/vN/ when that is set (an installed or relocated tree).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kcs::cli {
+
+struct CarriedCatalog {
+    std::string name;  // "v1"
+    std::filesystem::path dir;
+};
+
+std::filesystem::path spec_root();
+
+// Every vN folder with a catalog.yaml under spec_root(), oldest first.
+std::vector<CarriedCatalog> carried_catalogs();
+
+// The newest carried catalog; throws std::runtime_error when there is none.
+std::filesystem::path default_catalog();
+
+}  // namespace kcs::cli

@@ -1,0 +1,52 @@
+// kcs: the Kernel Contract Suite command line.
+// Exit codes: 0 ok, 1 non-conformant result or lint findings, 2 usage or input error.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "catalog_location.hpp"
+#include "commands.hpp"
+#include "kcs/spec/catalog.hpp"
+
+namespace {
+
+std::string version_text() {
+    std::string out = std::string("kcs ") + KCS_VERSION + "\ncarried catalogs:";
+    const auto carried = kcs::cli::carried_catalogs();
+    if (carried.empty()) out += " none (under " + kcs::cli::spec_root().string() + ")";
+    for (const auto& c : carried) {
+        const auto loaded = kcs::spec::load_catalog(c.dir);
+        out += "\n  " + c.name + "  spec_version ";
+        if (loaded.ok())
+            out += loaded.catalog.spec_version + "  " + kcs::spec::catalog_digest(loaded.catalog);
+        else
+            out += "? (" + std::to_string(loaded.diagnostics.all().size()) + " problems: run kcs spec lint " +
+                   c.dir.string() + ")";
+    }
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"kcs: the Kernel Contract Suite. Checks ML kernels against a versioned catalog of contracts."};
+    app.set_version_flag("--version", version_text, "Print the kcs version and the catalogs it carries");
+    app.require_subcommand(1);
+    app.footer("Exit codes: 0 ok, 1 non-conformant result or lint findings, 2 usage or input error.");
+
+    int exit_code = 0;
+    kcs::cli::add_spec_commands(app, exit_code);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "kcs: error: " << e.what() << "\n";
+        return 2;
+    }
+    return exit_code;
+}
