@@ -47,9 +47,9 @@ std::string render_class(const spec::Catalog& cat, const spec::ContractClass& k)
     out << wrap(k.scope_text, in);
     out << "3. Precondition\n" << wrap(k.precondition, in);
     out << "4. Postcondition\n" << wrap(k.postcondition, in);
-    out << "5. Tolerance\n" << in << "model " << k.tolerance.model;
-    if (const auto* model = spec::find_tolerance_model(k.tolerance.model)) out << ": " << model->summary;
-    out << "\n";
+    std::string model_line = "model " + k.tolerance.model;
+    if (const auto* model = spec::find_tolerance_model(k.tolerance.model)) model_line += ": " + model->summary;
+    out << "5. Tolerance\n" << wrap(model_line, in);
     for (const auto& [name, value] : k.tolerance.params.items()) out << in << "  " << name << " = " << value.dump() << "\n";
     out << wrap("derivation: " + k.tolerance.derivation, in);
     out << "6. Reference oracle\n" << wrap(k.reference_oracle, in);
@@ -145,17 +145,17 @@ std::string render_list(const spec::Catalog& cat, const ListSections& s) {
     if (s.classes) {
         heading("Contract classes");
         for (const auto& k : cat.classes)
-            out << pad(k.id, 10) << pad(k.family, 12) << pad(k.primitive, 20) << k.title << "\n";
+            out << pad(k.id, 10) << pad(k.family, 12) << pad(k.primitive, 21) << k.title << "\n";
     }
     if (s.operators) {
         heading("Operators");
         for (const auto& op : cat.operators)
-            out << pad(op.id, 13) << pad(op.title, 44) << op.configs.size() << " configs, " << op.contracts.size()
+            out << pad(op.id, 13) << pad(op.title, 50) << op.configs.size() << " configs, " << op.contracts.size()
                 << " classes\n";
     }
     if (s.profiles) {
         heading("Profiles");
-        for (const auto& p : cat.profiles) out << pad(p.id, 10) << pad(p.title, 44) << p.classes.size() << " classes\n";
+        for (const auto& p : cat.profiles) out << pad(p.id, 13) << pad(p.title, 50) << p.classes.size() << " classes\n";
     }
     if (s.incidents) {
         heading("Incidents");

@@ -143,6 +143,7 @@ void parse_includes(LoadContext& ctx, Fields& top) {
     std::vector<std::string> seen;
     for (const auto& [kind, parse] : kinds) {
         const YAML::Node list = inc.get(kind);
+        if (!list.IsDefined()) continue;
         const auto files = as_text_list(top.doc(), list, "include." + kind);
         for (std::size_t i = 0; i < files.size() && i < list.size(); ++i) {
             const std::filesystem::path rel(files[i]);

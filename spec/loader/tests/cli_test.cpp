@@ -1,0 +1,121 @@
+// The kcs command line, run as a user would: output and exit codes.
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <sstream>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include "catalog_copy.hpp"
+
+namespace kcs::spec {
+namespace {
+
+struct CliRun {
+    int exit_code;
+    std::string out, err;
+};
+
+CliRun kcs(const std::string& args) {
+    const std::string base = ::testing::TempDir() + "/kcs-cli-" + std::to_string(::getpid());
+    const std::string command = std::string(KCS_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
+    const int status = std::system(command.c_str());
+    auto slurp = [](const std::string& path) {
+        std::ifstream in(path);
+        return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    };
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
+}
+
+const std::string kV1 = testing::source_catalog().string();
+
+TEST(Cli, LintOfTheRealCatalogSucceeds) {
+    const CliRun r = kcs("spec lint " + kV1);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(": ok: spec_version 1.0.0, 12 classes, 11 operators"), std::string::npos) << r.out;
+}
+
+TEST(Cli, LintRefusesAClassWithoutPostconditionWithFileAndLine) {
+    testing::CatalogCopy copy;
+    std::string text = copy.read("classes/C-PRC-01.yaml");
+    const auto a = text.find("postcondition:");
+    text.erase(a, text.find("tolerance:") - a);
+    copy.write("classes/C-PRC-01.yaml", text);
+    const CliRun r = kcs("spec lint " + copy.dir().string());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("classes/C-PRC-01.yaml:1:1: error: class C-PRC-01 is missing 'postcondition'"),
+              std::string::npos) << r.err;
+}
+
+TEST(Cli, LintOfUnreadableInputExitsTwo) {
+    testing::CatalogCopy copy;
+    copy.write("classes/C-PRC-01.yaml", "identifier: [\n");
+    const CliRun r = kcs("spec lint " + copy.dir().string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("YAML syntax error"), std::string::npos) << r.err;
+    EXPECT_EQ(kcs("spec lint /nonexistent/catalog").exit_code, 2);
+}
+
+TEST(Cli, ListClassesShowsTheTwelve) {
+    const CliRun r = kcs("spec list --classes --spec " + kV1);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::regex line("C-(PRC|ORD|CMP|EXC)-0[0-9] +\\w+ +\\w+ +.+");
+    int count = 0;
+    std::istringstream lines(r.out);
+    for (std::string l; std::getline(lines, l);) count += std::regex_match(l, line);
+    EXPECT_EQ(count, 12) << r.out;
+}
+
+TEST(Cli, ListWithoutFlagsShowsEverySection) {
+    const CliRun r = kcs("spec list");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    for (const char* heading : {"Contract classes", "Operators", "Profiles", "Incidents"})
+        EXPECT_NE(r.out.find(heading), std::string::npos) << heading;
+}
+
+TEST(Cli, ShowPrintsTheEightPartsInOrder) {
+    const CliRun r = kcs("spec show C-PRC-01");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::size_t at = 0;
+    for (const char* part : {"1. Identifier", "2. Scope", "3. Precondition", "4. Postcondition", "5. Tolerance",
+                             "6. Reference oracle", "7. Measurement protocol", "8. Violation signature"}) {
+        const auto found = r.out.find(part, at);
+        ASSERT_NE(found, std::string::npos) << part << "\n" << r.out;
+        at = found;
+    }
+    EXPECT_NE(r.out.find("model dot_bound"), std::string::npos);
+}
+
+TEST(Cli, ShowOfAnUnknownIdExitsTwo) {
+    const CliRun r = kcs("spec show C-PRC-99");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no class, operator, profile or incident 'C-PRC-99'"), std::string::npos) << r.err;
+}
+
+TEST(Cli, DigestMatchesTheLibrary) {
+    const CliRun r = kcs("spec digest " + kV1);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, catalog_digest(load_catalog(kV1).catalog) + "\n");
+}
+
+TEST(Cli, VersionNamesTheCarriedCatalog) {
+    const CliRun r = kcs("--version");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("kcs [0-9]+\\.[0-9]+\\.[0-9]+\n")));
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("v1  spec_version 1\\.0\\.0  sha256:[0-9a-f]{64}"))) << r.out;
+}
+
+TEST(Cli, UsageErrorsExitTwoAndHelpExitsZero) {
+    EXPECT_EQ(kcs("").exit_code, 2);
+    EXPECT_EQ(kcs("spec frobnicate").exit_code, 2);
+    EXPECT_EQ(kcs("spec list --no-such-flag").exit_code, 2);
+    const CliRun help = kcs("spec lint --help");
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("DIR"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kcs::spec
