@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <tuple>
 
 #include "kcs/spec/catalog.hpp"
 
@@ -41,6 +42,13 @@ bool Diagnostics::has_input_errors() const {
 int Diagnostics::exit_code() const {
     if (items_.empty()) return 0;
     return has_input_errors() ? 2 : 1;
+}
+
+void Diagnostics::sort_by_location() {
+    std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::tie(a.where.file, a.where.line, a.where.column) <
+               std::tie(b.where.file, b.where.line, b.where.column);
+    });
 }
 
 const Parameter* ContractClass::parameter(const std::string& name) const {

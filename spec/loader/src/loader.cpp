@@ -226,11 +226,7 @@ LoadResult load_catalog(const std::filesystem::path& dir) {
     for (auto& check : ctx.deferred) check(result.catalog);
 
     // Report in file order, whatever order the checks ran in.
-    auto& items = const_cast<std::vector<Diagnostic>&>(result.diagnostics.all());
-    std::stable_sort(items.begin(), items.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        return std::tie(a.where.file, a.where.line, a.where.column) <
-               std::tie(b.where.file, b.where.line, b.where.column);
-    });
+    result.diagnostics.sort_by_location();
     return result;
 }
 

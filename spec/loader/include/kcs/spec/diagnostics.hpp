@@ -42,6 +42,9 @@ public:
     // 0 when clean, 2 when any input error, else 1.
     int exit_code() const;
 
+    // Orders by file, line and column, keeping the order of equal places.
+    void sort_by_location();
+
 private:
     std::vector<Diagnostic> items_;
 };
