@@ -31,7 +31,7 @@ TEST(Ids, ClassAndEntityIdPatterns) {
     EXPECT_TRUE(is_class_id("C-PRC-01"));
     EXPECT_FALSE(is_class_id("C-XYZ-01"));
     EXPECT_FALSE(is_class_id("C-PRC-1"));
-    EXPECT_TRUE(is_valid_id("narrow-accumulator-f16"));
+    EXPECT_TRUE(is_valid_id("f16-accumulate"));
     EXPECT_TRUE(is_valid_id("reduce_sum"));
     EXPECT_FALSE(is_valid_id("Matmul"));
     EXPECT_FALSE(is_valid_id("-leading-dash"));
