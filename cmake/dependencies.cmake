@@ -1,5 +1,6 @@
 # Every dependency is a Debian 12 package; tools/bootstrap installs them.
 find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)

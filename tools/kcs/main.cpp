@@ -6,6 +6,7 @@
 
 #include "catalog_location.hpp"
 #include "commands.hpp"
+#include "kcs/host/adapter_error.hpp"
 #include "kcs/spec/catalog.hpp"
 
 namespace {
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
 
     int exit_code = 0;
     kcs::cli::add_spec_commands(app, exit_code);
+    kcs::cli::add_adapter_commands(app, exit_code);
 
     try {
         app.parse(argc, argv);
@@ -43,6 +45,9 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e);
+        return 2;
+    } catch (const kcs::host::AdapterError& e) {
+        std::cerr << "kcs: error: " << e.what() << "\n";
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "kcs: error: " << e.what() << "\n";

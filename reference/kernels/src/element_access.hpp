@@ -1,0 +1,29 @@
+// Reading and writing tensor elements as f32, the compute type of every
+// kernel. Stores round to nearest even. The two violations that live in
+// memory access are applied here, once for every operator: ftz_daz
+// (subnormal inputs read as zero, subnormal results stored as zero) and
+// bf16_truncate (bf16 stores drop the low bits instead of rounding).
+#pragma once
+
+#include <cstdint>
+
+#include "kcs/reference/kernels.hpp"
+
+namespace kcs::kernels::detail {
+
+// Element i (row-major, contiguous) of a float tensor (f32, f16, bf16).
+float load(const Tensor& tensor, std::int64_t i, const Settings& settings);
+
+// Stores value into element i, rounding to the tensor's dtype.
+void store(const Tensor& tensor, std::int64_t i, float value, const Settings& settings);
+
+// Integer element i of an index tensor (i32 or i64).
+std::int64_t load_index(const Tensor& tensor, std::int64_t i);
+
+bool is_float(Dtype dtype);  // f32, f16 or bf16
+
+// value rounded to f16 or bf16 and back (the value an f16/bf16 register
+// would hold); f32 unchanged. For the narrow-accumulator violations.
+float round_through(Dtype dtype, float value);
+
+}  // namespace kcs::kernels::detail

@@ -1,0 +1,176 @@
+// Dispatch from an operator name to its kernel, and the two violations that
+// act on every operator alike (stale_output, tile_overrun).
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "operator_kernels.hpp"
+
+namespace kcs::kernels {
+
+namespace detail {
+
+Result unsupported(std::string message) { return {Status::unsupported, std::move(message)}; }
+Result invalid(std::string message) { return {Status::invalid_argument, std::move(message)}; }
+
+}  // namespace detail
+
+namespace {
+
+using detail::OperatorKernel;
+
+const OperatorKernel* find_kernel(const std::string& name) {
+    static const std::array<const OperatorKernel*, 11> all{
+        &detail::kMatmul,    &detail::kReduceSum, &detail::kReduceMax,   &detail::kSoftmax,
+        &detail::kLayernorm, &detail::kRmsnorm,   &detail::kAttention,   &detail::kUnary,
+        &detail::kElementwise, &detail::kCast,    &detail::kGather};
+    const auto it = std::find_if(all.begin(), all.end(), [&](const OperatorKernel* k) { return k->name == name; });
+    return it == all.end() ? nullptr : *it;
+}
+
+Result check_call(const OpCall& call, const Settings& settings, const OperatorKernel*& kernel) {
+    kernel = find_kernel(call.name);
+    if (!kernel) return detail::unsupported("no kernel for operator '" + call.name + "'");
+    for (const auto* list : {&call.inputs, &call.outputs})
+        for (const Tensor& t : *list)
+            if (!t.contiguous()) return detail::unsupported("only row-major contiguous tensors are supported");
+    return kernel->check(call, settings);
+}
+
+}  // namespace
+
+std::size_t size_of(Dtype dtype) {
+    switch (dtype) {
+        case Dtype::f64: case Dtype::i64: return 8;
+        case Dtype::f32: case Dtype::i32: return 4;
+        case Dtype::f16: case Dtype::bf16: return 2;
+        case Dtype::i8: case Dtype::u8: return 1;
+    }
+    return 0;
+}
+
+std::string_view name_of(Dtype dtype) {
+    static constexpr std::array<std::string_view, 8> names{"f32", "f16", "bf16", "f64", "i8", "i32", "i64", "u8"};
+    return names[static_cast<std::size_t>(dtype)];
+}
+
+std::int64_t Tensor::elements() const {
+    std::int64_t n = 1;
+    for (const auto extent : shape) n *= extent;
+    return n;
+}
+
+bool Tensor::contiguous() const {
+    if (strides.empty()) return true;
+    if (strides.size() != shape.size()) return false;
+    std::int64_t expected = 1;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        if (shape[d] != 1 && strides[d] != expected) return false;
+        expected *= shape[d];
+    }
+    return true;
+}
+
+bool OpCall::flag(const std::string& key, bool fallback) const {
+    const auto it = attributes.find(key);
+    if (it == attributes.end()) return fallback;
+    if (const auto* b = std::get_if<bool>(&it->second)) return *b;
+    if (const auto* i = std::get_if<std::int64_t>(&it->second)) return *i != 0;
+    return fallback;
+}
+
+double OpCall::number(const std::string& key, double fallback) const {
+    const auto it = attributes.find(key);
+    if (it == attributes.end()) return fallback;
+    if (const auto* d = std::get_if<double>(&it->second)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&it->second)) return static_cast<double>(*i);
+    return fallback;
+}
+
+const std::vector<ViolationInfo>& violations() {
+    static const std::vector<ViolationInfo> all{
+        {Violation::f16_accumulate, "f16-accumulate", "C-PRC-01",
+         "Reductions accumulate in f16 while f32 is declared: each partial sum is rounded to f16. "
+         "Mirrors half-precision accumulation in tensor-core kernels that advertise f32 accumulators."},
+        {Violation::bf16_accumulate, "bf16-accumulate", "C-PRC-01",
+         "Reductions accumulate in bf16 while f32 is declared; a sum of ones stalls at 256."},
+        {Violation::naive_softmax, "naive-softmax", "C-PRC-02",
+         "Softmax (and attention) exponentiate the logits without subtracting the row maximum, so "
+         "exp overflows to inf for logits above 88.7 (f32): the textbook formula shipped as a kernel."},
+        {Violation::one_pass_variance, "one-pass-variance", "C-PRC-02",
+         "Layer norm computes the variance as E[x^2] - E[x]^2 in one pass, which cancels catastrophically "
+         "for rows with a large mean and small spread and can go negative (NaN after rsqrt)."},
+        {Violation::tf32_inputs, "tf32-inputs", "C-PRC-03",
+         "Matmul and attention round f32 inputs to a 10-bit mantissa (TF32) before multiplying: the "
+         "default of common frameworks on tensor-core GPUs and the Ascend silent precision coercion."},
+        {Violation::f16_coercion, "f16-coercion", "C-PRC-03",
+         "Matmul and attention convert f32 inputs to f16 before multiplying, losing range (65504) and precision."},
+        {Violation::bf16_truncate, "bf16-truncate", "C-PRC-04",
+         "Every bf16 store drops the low 16 bits of the f32 value instead of rounding to nearest even "
+         "(and turns NaNs with low payload bits into inf): the cheap conversion of early bf16 code."},
+        {Violation::lowprec_split_partials, "lowprec-split-partials", "C-ORD-01",
+         "Split reductions store each partial sum in the output dtype before combining them, so the "
+         "result depends on the split: split-K kernels with narrow workspaces."},
+        {Violation::nondeterministic_order, "nondeterministic-order", "C-ORD-02",
+         "Reductions combine their partial sums in an order that changes from call to call, as "
+         "floating-point atomics do."},
+        {Violation::batch_dependent_split, "batch-dependent-split", "C-ORD-03",
+         "Reductions choose a split-K factor from the number of rows in the batch, so a row's result "
+         "changes with the batch size: the batch-variance of inference servers."},
+        {Violation::fast_exp, "fast-exp", "C-CMP-01",
+         "exp by the Schraudolph bit trick with a polynomial correction: fast, allclose-accurate, but "
+         "wrong near underflow and overflow (no subnormal results)."},
+        {Violation::approx_tanh, "approx-tanh", "C-CMP-01",
+         "tanh as 1 - 2/(exp(2x) + 1), which cancels for small |x|: a common fast-math rewrite."},
+        {Violation::ftz_daz, "ftz-daz", "C-CMP-02",
+         "Subnormal inputs are read as zero and subnormal results stored as zero while the claims say "
+         "preserve: the effect of FTZ/DAZ modes and -cl-denorms-are-zero."},
+        {Violation::contracted_mul_add, "contracted-mul-add", "C-CMP-03",
+         "mul_add (and the affine step of the norms) is evaluated with a fused multiply-add while the "
+         "claims say fp_contract off: the compiler's default contraction."},
+        {Violation::nan_dropping_max, "nan-dropping-max", "C-EXC-01",
+         "Maximum (reduce_max, elementwise maximum) through C fmax, which returns the non-NaN operand: "
+         "OpenCL fmax on CPU devices."},
+        {Violation::oob_zero_under_raise, "oob-zero-under-raise", "C-EXC-02",
+         "Gather writes zero rows for out-of-range indices and reports success while the claims say "
+         "raise: the AMD out-of-bounds silent acceptance."},
+        {Violation::tile_overrun, "tile-overrun", "C-EXC-02",
+         "Writes one element past the end of its first output, as a kernel whose last tile is not "
+         "masked does."},
+        {Violation::stale_output, "stale-output", "C-EXC-02",
+         "Returns without writing its output, leaving whatever the buffer held: the memory reuse of "
+         "the Sakana AI CUDA Engineer incident."},
+    };
+    return all;
+}
+
+std::optional<Violation> parse_violation(std::string_view name) {
+    if (name == "none") return Violation::none;
+    for (const auto& v : violations())
+        if (v.name == name) return v.violation;
+    return std::nullopt;
+}
+
+Result supports(const OpCall& call, const Settings& settings) {
+    const OperatorKernel* kernel = nullptr;
+    return check_call(call, settings, kernel);
+}
+
+Result run(const OpCall& call, const Settings& settings) {
+    const OperatorKernel* kernel = nullptr;
+    if (Result checked = check_call(call, settings, kernel); checked.status != Status::ok) return checked;
+    if (settings.violation == Violation::stale_output) return {};
+    Result result = kernel->compute(call, settings);
+    if (settings.violation == Violation::tile_overrun && result.status == Status::ok && !call.outputs.empty()) {
+        // One element past the end, with the bits of the last element: the
+        // write an unmasked tail tile makes.
+        const Tensor& out = call.outputs.front();
+        const std::size_t size = size_of(out.dtype);
+        char* end = static_cast<char*>(out.data) + out.elements() * static_cast<std::int64_t>(size);
+        if (out.elements() > 0) std::memcpy(end, end - size, size);
+        else std::memset(end, 0x5A, size);
+    }
+    return result;
+}
+
+}  // namespace kcs::kernels

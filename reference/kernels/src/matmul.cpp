@@ -1,0 +1,102 @@
+// matmul (spec/v1/operators/matmul.yaml): C[b, m, n] = sum over k of
+// A[b, m, k] * B[b, k, n], rank 2 or rank 3 (a batch dimension). Each
+// output row is one task of for_each_row; every dot product is summed in
+// the order of the call's SumPlan, which never depends on the thread count.
+#include <string>
+#include <vector>
+
+#include "element_access.hpp"
+#include "operator_kernels.hpp"
+#include "parallel.hpp"
+#include "reduction_checks.hpp"
+#include "reduction_operands.hpp"
+#include "reduction_sum.hpp"
+
+namespace kcs::kernels::detail {
+
+namespace {
+
+struct MatmulDims {
+    std::int64_t batch = 1;
+    std::int64_t m = 0;
+    std::int64_t k = 0;
+    std::int64_t n = 0;
+};
+
+// A is [batch?, M, K]; B gives N from its last axis. Valid after check().
+MatmulDims dims_of(const OpCall& call) {
+    const auto& a = call.inputs[0].shape;
+    const auto& b = call.inputs[1].shape;
+    const std::size_t rank = a.size();
+    return {rank == 3 ? a[0] : 1, a[rank - 2], a[rank - 1], b[rank - 1]};
+}
+
+Result check_shapes(const OpCall& call) {
+    const Tensor& a = call.inputs[0];
+    const Tensor& b = call.inputs[1];
+    const Tensor& c = call.outputs[0];
+    const std::size_t rank = a.shape.size();
+    if (rank != 2 && rank != 3)
+        return unsupported("matmul: A " + shape_text(a) + " has rank " + std::to_string(rank) +
+                           "; the kernel computes rank 2 [M, K] or rank 3 [B, M, K]");
+    const std::string shapes = " (A " + shape_text(a) + ", B " + shape_text(b) + ", C " + shape_text(c) + ")";
+    if (b.shape.size() != rank || c.shape.size() != rank)
+        return invalid("matmul: A, B and C must have the same rank" + shapes);
+    if (rank == 3 && (b.shape[0] != a.shape[0] || c.shape[0] != a.shape[0]))
+        return invalid("matmul: A, B and C must have the same batch dimension" + shapes);
+    if (b.shape[rank - 2] != a.shape[rank - 1])
+        return invalid("matmul: the K of A and B differ" + shapes);
+    if (c.shape[rank - 2] != a.shape[rank - 2] || c.shape[rank - 1] != b.shape[rank - 1])
+        return invalid("matmul: C must be [M, N] of A [M, K] and B [K, N]" + shapes);
+    return ok();
+}
+
+Result check(const OpCall& call, const Settings&) {
+    if (Result r = check_counts(call, 2, 1); failed(r)) return r;
+    if (Result r = check_extents(call); failed(r)) return r;
+    if (Result r = check_dtypes(call, kAccumulatingConfigs); failed(r)) return r;
+    if (Result r = check_attributes(call, {}); failed(r)) return r;
+    return check_shapes(call);
+}
+
+// B as f32 columns, [batch, N, K], so each dot product reads both operands
+// contiguously; the C-PRC-03 coercions are applied here, once per element.
+std::vector<float> load_columns(const Tensor& b, const MatmulDims& dims, const Settings& settings) {
+    std::vector<float> columns(static_cast<std::size_t>(dims.batch * dims.n * dims.k));
+    for_each_row(dims.batch * dims.n, settings.threads, [&](std::int64_t column) {
+        const std::int64_t batch = column / dims.n;
+        const std::int64_t n = column % dims.n;
+        for (std::int64_t k = 0; k < dims.k; ++k) {
+            const float value = load(b, (batch * dims.k + k) * dims.n + n, settings);
+            columns[static_cast<std::size_t>(column * dims.k + k)] = product_operand(value, b.dtype, settings.violation);
+        }
+    });
+    return columns;
+}
+
+Result compute(const OpCall& call, const Settings& settings) {
+    const MatmulDims dims = dims_of(call);
+    const Tensor& a = call.inputs[0];
+    const Tensor& c = call.outputs[0];
+    const std::vector<float> columns = load_columns(call.inputs[1], dims, settings);
+    const std::int64_t rows = dims.batch * dims.m;
+    const SumPlan plan = split_plan(settings, rows, c.dtype);
+    for_each_row(rows, settings.threads, [&](std::int64_t row) {
+        const std::vector<float> a_row = load_product_row(a, row * dims.k, dims.k, settings);
+        const float* batch_columns = columns.data() + (row / dims.m) * dims.n * dims.k;
+        for (std::int64_t n = 0; n < dims.n; ++n) {
+            const float* column = batch_columns + n * dims.k;
+            const float dot = sum_terms(plan, dims.k, [&](std::int64_t k) {
+                return a_row[static_cast<std::size_t>(k)] * column[k];
+            });
+            store(c, row * dims.n + n, dot, settings);
+        }
+    });
+    return ok();
+}
+
+}  // namespace
+
+const OperatorKernel kMatmul{"matmul", check, compute};
+
+}  // namespace kcs::kernels::detail

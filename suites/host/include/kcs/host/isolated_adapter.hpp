@@ -1,0 +1,113 @@
+// IsolatedAdapter: an adapter running in its own kcs-worker process. Every
+// call is a request over the worker channel (suites/host/PROTOCOL.md) with
+// a deadline. A crash, hang, unexpected exit or garbled answer costs the
+// call it happened in: that call returns crash, timeout or protocol_error,
+// the worker is killed and reaped, and the next call starts a fresh worker
+// and opens the adapter again with the same options.
+//
+// Buffers live in the worker, so a fresh worker means a new generation():
+// handles of the old one are refused (stale_buffer) without reaching the
+// adapter, and the harness allocates again.
+//
+// Not thread-safe: one thread at a time per instance. Separate instances
+// may be used from separate threads. The process must not set SIGCHLD to
+// SIG_IGN: that reaps workers automatically and hides how they ended.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kcs/host/call_result.hpp"
+#include "kcs/host/operation.hpp"
+
+namespace kcs::host {
+
+struct IsolationOptions {
+    std::vector<std::string> adapter_options;         // "key=value", passed to open()
+    std::chrono::milliseconds call_timeout{30'000};   // every call but the start
+    std::chrono::milliseconds start_timeout{60'000};  // load + open: may initialise a device
+    // Restart the worker before a call once its resident memory exceeds
+    // this, at a moment when it holds no buffers (so the restart loses
+    // nothing). 0: no limit.
+    std::uint64_t rss_limit_bytes = 0;
+    std::filesystem::path worker;  // kcs-worker to run; empty: find_worker_executable()
+};
+
+// Where kcs-worker is: $KCS_WORKER if set; else kcs-worker next to the
+// running executable; else the build tree's bin/kcs-worker. Throws
+// AdapterError (worker_failed) for a KCS_WORKER that does not exist or
+// when neither of the others does.
+std::filesystem::path find_worker_executable(const std::filesystem::path& adapter);
+
+class WorkerProcess;
+
+class IsolatedAdapter {
+public:
+    // Starts a worker for the adapter at `adapter` (see resolve_adapter for
+    // names) and opens it. Throws AdapterError with the loader's message
+    // (no such file, not a shared library, ABI mismatch, open failed: ...,
+    // worker_failed) when that fails.
+    IsolatedAdapter(std::filesystem::path adapter, IsolationOptions options = {});
+    ~IsolatedAdapter();  // closes the adapter and ends the worker
+    IsolatedAdapter(const IsolatedAdapter&) = delete;
+    IsolatedAdapter& operator=(const IsolatedAdapter&) = delete;
+
+    const std::filesystem::path& path() const noexcept { return path_; }
+    const std::string& name() const noexcept { return name_; }  // the table's name
+    // 1 for the first worker, one more for each fresh one.
+    std::uint64_t generation() const noexcept { return generation_; }
+    std::optional<pid_t> worker_pid() const noexcept;  // none while no worker runs
+    std::uint64_t memory_restarts() const noexcept { return memory_restarts_; }
+    // Resident memory of the worker (from /proc/PID/statm), if one runs.
+    std::optional<std::uint64_t> worker_resident_bytes() const;
+    void set_call_timeout(std::chrono::milliseconds timeout) noexcept { options_.call_timeout = timeout; }
+
+    CallValue<AdapterInfo> info();
+    CallResult supports(const Operation& op);  // buffer handles are not checked
+    CallValue<BufferHandle> alloc(std::uint64_t bytes);
+    CallResult release(BufferHandle buffer);
+    CallResult write(BufferHandle buffer, std::uint64_t offset, std::span<const std::byte> bytes);
+    CallResult read(BufferHandle buffer, std::uint64_t offset, std::span<std::byte> bytes);
+    CallResult run(const Operation& op);
+    // Closes the adapter and lets the worker exit. A later call starts a
+    // fresh worker (a new generation).
+    CallResult close();
+
+private:
+    struct Request;
+    struct Reply;
+    struct StartFailure;
+    using Deadline = std::chrono::steady_clock::time_point;
+
+    std::optional<StartFailure> start_worker();
+    CallResult ensure_worker();
+    CallResult call(const Request& request, std::span<const BufferHandle> buffers, Reply& reply);
+    CallResult exchange(const Request& request, Deadline deadline, std::chrono::milliseconds budget, Reply& reply);
+    CallResult receive_reply(std::uint64_t call_id, const Request& request, Deadline deadline,
+                             std::chrono::milliseconds budget, Reply& reply);
+    CallResult worker_died(std::string_view during);
+    CallResult worker_timed_out(std::string_view during, std::chrono::milliseconds budget);
+    CallResult worker_garbled(std::string_view during, std::string_view what);
+    void end_worker();
+    std::optional<CallResult> stale(std::span<const BufferHandle> buffers) const;
+
+    std::filesystem::path path_;
+    IsolationOptions options_;
+    std::string name_;
+    std::unique_ptr<WorkerProcess> worker_;
+    std::uint64_t generation_ = 0;
+    std::uint64_t next_call_id_ = 1;
+    std::uint64_t live_buffers_ = 0;
+    std::uint64_t memory_restarts_ = 0;
+};
+
+}  // namespace kcs::host

@@ -1,0 +1,27 @@
+// Moving bytes over the worker channel (a stream socket) with a deadline.
+// Both sides use these; the worker passes no_deadline.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <span>
+
+namespace kcs::host {
+
+using Deadline = std::chrono::steady_clock::time_point;
+inline constexpr Deadline no_deadline = Deadline::max();
+
+enum class IoResult {
+    ok,
+    closed,     // the other end is gone (EOF, EPIPE, ECONNRESET)
+    timed_out,  // the deadline passed first
+    failed,     // any other error (errno says which)
+};
+
+// Sends all of `data`. Never raises SIGPIPE.
+IoResult send_all(int fd, std::span<const std::byte> data, Deadline deadline);
+
+// Receives exactly data.size() bytes.
+IoResult receive_exact(int fd, std::span<std::byte> data, Deadline deadline);
+
+}  // namespace kcs::host

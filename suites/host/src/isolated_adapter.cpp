@@ -1,0 +1,388 @@
+#include "kcs/host/isolated_adapter.hpp"
+
+#include <system_error>
+#include <utility>
+
+#include "channel_io.hpp"
+#include "frames.hpp"
+#include "kcs/host/adapter_error.hpp"
+#include "operation_codec.hpp"
+#include "payload_codec.hpp"
+#include "process_memory.hpp"
+#include "worker_process.hpp"
+
+namespace kcs::host {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// How long a worker whose channel closed gets to finish dying, so that its
+// exit status (which signal) can be reported rather than our SIGKILL.
+constexpr milliseconds exit_grace{2000};
+
+// Reply fields other than read's data are a few strings at most.
+constexpr std::uint64_t max_reply_fields = 1 << 20;
+
+CallResult lost(CallOutcome outcome, std::string message, std::optional<WorkerExit> exit = std::nullopt) {
+    return {outcome, KCS_DEVICE_LOST, std::move(message), exit};
+}
+
+std::string describe_op(std::string_view call, const Operation& op) {
+    std::string text = std::string(call) + "(" + op.name;
+    if (op.function) text += "/" + *op.function;
+    return text + ")";
+}
+
+void collect_buffers(const std::vector<Tensor>& tensors, std::vector<BufferHandle>& out) {
+    for (const auto& t : tensors) out.push_back(t.buffer);
+}
+
+}  // namespace
+
+struct IsolatedAdapter::Request {
+    RequestType type{};
+    std::string what;                 // names the call in messages: "run(elementwise/add)"
+    PayloadWriter fields;
+    std::span<const std::byte> bulk;  // write: the data, sent after the fields
+    std::span<std::byte> read_into;   // read: where the data lands
+};
+
+struct IsolatedAdapter::Reply {
+    ReplyHeader header;
+    std::string message;
+    std::vector<std::byte> payload;  // the reply's fields (read's data goes to read_into)
+};
+
+struct IsolatedAdapter::StartFailure {
+    AdapterProblem problem;
+    std::string detail;
+    CallResult result;  // what the call that needed the fresh worker returns
+};
+
+// ---- construction and worker lifetime -------------------------------------
+
+IsolatedAdapter::IsolatedAdapter(std::filesystem::path adapter, IsolationOptions options)
+    : path_(std::move(adapter)), options_(std::move(options)) {
+    if (options_.worker.empty()) options_.worker = find_worker_executable(path_);
+    if (auto failure = start_worker()) throw AdapterError(path_, failure->problem, failure->detail);
+}
+
+IsolatedAdapter::~IsolatedAdapter() {
+    try {
+        close();
+    } catch (...) {
+        // A destructor must not throw; ~WorkerProcess still kills and reaps.
+    }
+}
+
+std::optional<pid_t> IsolatedAdapter::worker_pid() const noexcept {
+    if (!worker_) return std::nullopt;
+    return worker_->pid();
+}
+
+std::optional<std::uint64_t> IsolatedAdapter::worker_resident_bytes() const {
+    if (!worker_) return std::nullopt;
+    return resident_bytes(worker_->pid());
+}
+
+std::optional<IsolatedAdapter::StartFailure> IsolatedAdapter::start_worker() {
+    const auto fail = [](AdapterProblem problem, std::string detail, CallResult result) {
+        return std::optional<StartFailure>(StartFailure{problem, std::move(detail), std::move(result)});
+    };
+    try {
+        worker_ = std::make_unique<WorkerProcess>(options_.worker, path_);
+    } catch (const std::system_error& e) {
+        return fail(AdapterProblem::worker_failed, e.what(), lost(CallOutcome::crash, e.what()));
+    }
+    live_buffers_ = 0;
+    const auto budget = options_.start_timeout;
+    const auto deadline = Clock::now() + budget;
+
+    // The hello frame, unasked: the loader's verdict on the library. (The
+    // request only names the step for messages; nothing is sent.)
+    Request hello{RequestType::open, "load", {}, {}, {}};
+    Reply reply;
+    if (auto r = receive_reply(0, hello, deadline, budget, reply); !r.ok())
+        return fail(AdapterProblem::worker_failed, r.message, r);
+    if (reply.header.origin == ReplyOrigin::load_error) {
+        end_worker();
+        const auto code = reply.header.status;
+        const auto problem = code >= 0 && code <= static_cast<int>(AdapterProblem::worker_failed)
+                                 ? static_cast<AdapterProblem>(code)
+                                 : AdapterProblem::worker_failed;
+        return fail(problem, reply.message, {CallOutcome::adapter_status, KCS_DEVICE_LOST, reply.message, {}});
+    }
+    if (reply.header.origin != ReplyOrigin::adapter || reply.header.status != KCS_OK) {
+        auto r = worker_garbled("load", "a hello frame with origin " +
+                                            std::to_string(static_cast<std::uint32_t>(reply.header.origin)) +
+                                            " and status " + std::to_string(reply.header.status));
+        return fail(AdapterProblem::worker_failed, r.message, r);
+    }
+    try {
+        PayloadReader in(reply.payload);
+        if (const auto version = in.u32(); version != protocol_version) {
+            end_worker();
+            const auto detail = options_.worker.string() + " speaks worker protocol " + std::to_string(version) +
+                                ", this kcs speaks " + std::to_string(protocol_version) + "; rebuild both";
+            return fail(AdapterProblem::worker_failed, detail, lost(CallOutcome::protocol_error, detail));
+        }
+        name_ = in.string();
+    } catch (const ProtocolError& e) {
+        auto r = worker_garbled("hello", e.what());
+        return fail(AdapterProblem::worker_failed, r.message, r);
+    }
+
+    // Open the adapter with the options, under the same deadline.
+    Request open{RequestType::open, "open", {}, {}, {}};
+    open.fields.u32(static_cast<std::uint32_t>(options_.adapter_options.size()));
+    for (const auto& o : options_.adapter_options) open.fields.string(o);
+    auto r = exchange(open, deadline, budget, reply);
+    if (r.worker_lost()) return fail(AdapterProblem::worker_failed, r.message, r);
+    if (!r.ok()) {
+        end_worker();
+        return fail(AdapterProblem::open_failed, "open failed (" + status_name(r.status) + "): " + r.message, r);
+    }
+    ++generation_;
+    return std::nullopt;
+}
+
+// Called before every call: retire a worker that grew too large while it
+// holds nothing, and start one if there is none.
+CallResult IsolatedAdapter::ensure_worker() {
+    if (worker_ && options_.rss_limit_bytes > 0 && live_buffers_ == 0) {
+        const auto rss = resident_bytes(worker_->pid());
+        if (rss && *rss > options_.rss_limit_bytes) {
+            end_worker();
+            ++memory_restarts_;
+        }
+    }
+    if (worker_) return {};
+    if (auto failure = start_worker()) {
+        auto r = failure->result;
+        r.message = "starting a fresh worker: " + failure->detail;
+        return r;
+    }
+    return {};
+}
+
+// Ends the worker politely: close the adapter, let the process exit.
+void IsolatedAdapter::end_worker() {
+    if (!worker_) return;
+    worker_->stop(exit_grace);
+    worker_.reset();
+    live_buffers_ = 0;
+}
+
+CallResult IsolatedAdapter::close() {
+    if (!worker_) return {};
+    Request request{RequestType::close, "close", {}, {}, {}};
+    Reply reply;
+    auto r = exchange(request, Clock::now() + options_.call_timeout, options_.call_timeout, reply);
+    end_worker();  // a no-op if exchange already lost it
+    return r;
+}
+
+// ---- one call --------------------------------------------------------------
+
+std::optional<CallResult> IsolatedAdapter::stale(std::span<const BufferHandle> buffers) const {
+    for (const auto& b : buffers) {
+        // Handle 0 is never valid; the adapter reports it (probes may test that).
+        if (b.id == 0 || (worker_ && b.generation == generation_)) continue;
+        std::string why = "buffer " + std::to_string(b.id) + " belongs to worker generation " +
+                          std::to_string(b.generation) + ", ";
+        why += worker_ ? "the adapter now runs in generation " + std::to_string(generation_)
+                       : "which has ended (crash, timeout or close)";
+        return CallResult{CallOutcome::stale_buffer, KCS_INVALID_ARGUMENT, why + "; allocate it again", {}};
+    }
+    return std::nullopt;
+}
+
+CallResult IsolatedAdapter::call(const Request& request, std::span<const BufferHandle> buffers, Reply& reply) {
+    if (auto s = stale(buffers)) return *s;
+    if (auto r = ensure_worker(); !r.ok()) return r;
+    if (auto s = stale(buffers)) return *s;  // a memory restart makes leftover handles stale
+    auto r = exchange(request, Clock::now() + options_.call_timeout, options_.call_timeout, reply);
+    // After KCS_DEVICE_LOST the ABI allows nothing but close.
+    if (r.outcome == CallOutcome::adapter_status && r.status == KCS_DEVICE_LOST) end_worker();
+    return r;
+}
+
+CallResult IsolatedAdapter::exchange(const Request& request, Deadline deadline, milliseconds budget, Reply& reply) {
+    const auto call_id = next_call_id_++;
+    RequestHeader header;
+    header.type = request.type;
+    header.call_id = call_id;
+    header.payload_size = request.fields.bytes().size() + request.bulk.size();
+    const auto head = encode(header);
+    for (const auto part : {std::span<const std::byte>(head), request.fields.bytes(), request.bulk}) {
+        const auto sent = send_all(worker_->channel(), part, deadline);
+        if (sent == IoResult::timed_out) return worker_timed_out(request.what, budget);
+        if (sent != IoResult::ok) return worker_died(request.what);
+    }
+    if (auto r = receive_reply(call_id, request, deadline, budget, reply); !r.ok()) return r;
+
+    const auto& h = reply.header;
+    switch (h.origin) {
+        case ReplyOrigin::adapter:
+            if (h.status == KCS_OK) return {};
+            if (is_known_status(h.status)) return {CallOutcome::adapter_status, h.status, reply.message, {}};
+            return {CallOutcome::invalid_status, h.status,
+                    request.what + " returned " + std::to_string(h.status) + ", which is not a kcs_status" +
+                        (reply.message.empty() ? "" : " (last_error: " + reply.message + ")"),
+                    {}};
+        case ReplyOrigin::abi_violation: return {CallOutcome::invalid_status, h.status, reply.message, {}};
+        case ReplyOrigin::bad_request:
+            return worker_garbled(request.what, "kcs-worker rejected the request: " + reply.message);
+        case ReplyOrigin::load_error: break;
+    }
+    return worker_garbled(request.what, "a load error outside the hello frame");
+}
+
+CallResult IsolatedAdapter::receive_reply(std::uint64_t call_id, const Request& request, Deadline deadline,
+                                          milliseconds budget, Reply& reply) {
+    const int channel = worker_->channel();
+    const auto failed = [&](IoResult io) {
+        return io == IoResult::timed_out ? worker_timed_out(request.what, budget) : worker_died(request.what);
+    };
+    std::array<std::byte, reply_header_size> head;
+    if (const auto io = receive_exact(channel, head, deadline); io != IoResult::ok) return failed(io);
+    try {
+        reply.header = decode_reply_header(head);
+    } catch (const ProtocolError& e) {
+        return worker_garbled(request.what, e.what());
+    }
+    const auto& h = reply.header;
+    if (h.call_id != call_id)
+        return worker_garbled(request.what, "reply to call " + std::to_string(h.call_id) + " while waiting for call " +
+                                                std::to_string(call_id));
+    reply.message.assign(h.message_size, '\0');
+    if (const auto io = receive_exact(channel, std::as_writable_bytes(std::span(reply.message)), deadline);
+        io != IoResult::ok)
+        return failed(io);
+
+    // read's data goes straight to the caller's memory, without a copy.
+    const bool data_reply = request.type == RequestType::read && h.origin == ReplyOrigin::adapter && h.status == KCS_OK;
+    const auto expected = data_reply ? request.read_into.size() : std::uint64_t{0};
+    if (data_reply ? h.payload_size != expected : h.payload_size > max_reply_fields)
+        return worker_garbled(request.what, "reply payload of " + std::to_string(h.payload_size) + " bytes, expected " +
+                                                (data_reply ? std::to_string(expected)
+                                                            : "at most " + std::to_string(max_reply_fields)));
+    reply.payload.assign(data_reply ? 0 : h.payload_size, std::byte{});
+    const auto into = data_reply ? request.read_into : std::span<std::byte>(reply.payload);
+    if (const auto io = receive_exact(channel, into, deadline); io != IoResult::ok) return failed(io);
+    return {};
+}
+
+// ---- how a worker is lost --------------------------------------------------
+
+CallResult IsolatedAdapter::worker_died(std::string_view during) {
+    const auto exit = worker_->stop(exit_grace);
+    worker_.reset();
+    live_buffers_ = 0;
+    if (exit) return lost(CallOutcome::crash, "worker " + exit->describe() + " during " + std::string(during), exit);
+    return lost(CallOutcome::protocol_error,
+                "worker closed its channel during " + std::string(during) + " but kept running; killed it");
+}
+
+CallResult IsolatedAdapter::worker_timed_out(std::string_view during, milliseconds budget) {
+    const auto exit = worker_->stop(milliseconds(0));
+    worker_.reset();
+    live_buffers_ = 0;
+    // It may have died just as the deadline passed: report what happened.
+    if (exit) return lost(CallOutcome::crash, "worker " + exit->describe() + " during " + std::string(during), exit);
+    return lost(CallOutcome::timeout, "no answer to " + std::string(during) + " within " +
+                                          std::to_string(budget.count()) + " ms; killed the worker");
+}
+
+CallResult IsolatedAdapter::worker_garbled(std::string_view during, std::string_view what) {
+    worker_->stop(milliseconds(0));
+    worker_.reset();
+    live_buffers_ = 0;
+    return lost(CallOutcome::protocol_error,
+                "bad reply to " + std::string(during) + ": " + std::string(what) + "; killed the worker");
+}
+
+// ---- the adapter's functions ------------------------------------------------
+
+CallValue<AdapterInfo> IsolatedAdapter::info() {
+    Request request{RequestType::info, "info", {}, {}, {}};
+    Reply reply;
+    CallValue<AdapterInfo> out;
+    out.result = call(request, {}, reply);
+    if (!out.result.ok()) return out;
+    try {
+        PayloadReader in(reply.payload);
+        for (auto* field : {&out.value.adapter_name, &out.value.adapter_version, &out.value.vendor,
+                            &out.value.device, &out.value.driver_version, &out.value.notes})
+            *field = in.string();
+        in.expect_end();
+    } catch (const ProtocolError& e) {
+        out.result = worker_garbled("info", e.what());
+    }
+    return out;
+}
+
+CallResult IsolatedAdapter::supports(const Operation& op) {
+    Request request{RequestType::supports, describe_op("supports", op), {}, {}, {}};
+    encode_operation(op, request.fields);
+    Reply reply;
+    return call(request, {}, reply);
+}
+
+CallValue<BufferHandle> IsolatedAdapter::alloc(std::uint64_t bytes) {
+    Request request{RequestType::alloc, "alloc(" + std::to_string(bytes) + " bytes)", {}, {}, {}};
+    request.fields.u64(bytes);
+    Reply reply;
+    CallValue<BufferHandle> out;
+    out.result = call(request, {}, reply);
+    if (!out.result.ok()) return out;
+    try {
+        PayloadReader in(reply.payload);
+        out.value = {in.u64(), generation_};
+        in.expect_end();
+        ++live_buffers_;
+    } catch (const ProtocolError& e) {
+        out.result = worker_garbled("alloc", e.what());
+    }
+    return out;
+}
+
+CallResult IsolatedAdapter::release(BufferHandle buffer) {
+    Request request{RequestType::release, "release", {}, {}, {}};
+    request.fields.u64(buffer.id);
+    Reply reply;
+    auto r = call(request, std::span(&buffer, 1), reply);
+    if (r.ok() && live_buffers_ > 0) --live_buffers_;
+    return r;
+}
+
+CallResult IsolatedAdapter::write(BufferHandle buffer, std::uint64_t offset, std::span<const std::byte> bytes) {
+    Request request{RequestType::write, "write(" + std::to_string(bytes.size()) + " bytes)", {}, bytes, {}};
+    request.fields.u64(buffer.id);
+    request.fields.u64(offset);
+    Reply reply;
+    return call(request, std::span(&buffer, 1), reply);
+}
+
+CallResult IsolatedAdapter::read(BufferHandle buffer, std::uint64_t offset, std::span<std::byte> bytes) {
+    Request request{RequestType::read, "read(" + std::to_string(bytes.size()) + " bytes)", {}, {}, bytes};
+    request.fields.u64(buffer.id);
+    request.fields.u64(offset);
+    request.fields.u64(bytes.size());
+    Reply reply;
+    return call(request, std::span(&buffer, 1), reply);
+}
+
+CallResult IsolatedAdapter::run(const Operation& op) {
+    Request request{RequestType::run, describe_op("run", op), {}, {}, {}};
+    encode_operation(op, request.fields);
+    std::vector<BufferHandle> buffers;
+    collect_buffers(op.inputs, buffers);
+    collect_buffers(op.outputs, buffers);
+    Reply reply;
+    return call(request, buffers, reply);
+}
+
+}  // namespace kcs::host

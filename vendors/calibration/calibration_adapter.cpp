@@ -1,0 +1,23 @@
+// The calibration adapter: the reference kernels with the violation that
+// violation=NAME selects (kcs::kernels::violations(); none by default),
+// behind the ABI that kcs_cpu_core implements. Options: threads=N,
+// violation=NAME.
+#include <kcs/adapter.h>
+
+#include "kcs/cpu_core/cpu_adapter.hpp"
+
+namespace {
+
+constexpr kcs::cpu_core::AdapterProfile kProfile{"calibration", KCS_ADAPTER_VERSION, true};
+
+kcs_status open(const char* const* options, std::uint32_t option_count, kcs_adapter** out) {
+    return kcs::cpu_core::open_adapter(kProfile, options, option_count, out);
+}
+
+constexpr kcs_adapter_api kApi = kcs::cpu_core::make_api(kProfile, open);
+
+}  // namespace
+
+extern "C" KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t requested_abi_version) {
+    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &kApi : nullptr;
+}

@@ -1,0 +1,50 @@
+#include "adapter_info.hpp"
+
+#include <fstream>
+
+namespace kcs::cpu_core {
+
+namespace {
+
+std::string trim(std::string text) {
+    const auto first = text.find_first_not_of(" \t");
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
+}
+
+std::string violation_name(kernels::Violation violation) {
+    for (const auto& v : kernels::violations())
+        if (v.violation == violation) return std::string(v.name);
+    return "none";
+}
+
+}  // namespace
+
+std::string host_device_name() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);) {
+        const auto colon = line.find(':');
+        if (colon != std::string::npos && trim(line.substr(0, colon)) == "model name") {
+            const std::string model = trim(line.substr(colon + 1));
+            if (!model.empty()) return "host CPU (" + model + ")";
+        }
+    }
+    return "host CPU";
+}
+
+std::string adapter_notes(const AdapterProfile& profile, const AdapterOptions& options) {
+    const std::string computation = "f32 arithmetic with f32 accumulation, f16 and bf16 rounded to nearest even; "
+                                    "threads: " + std::to_string(options.threads);
+    if (!profile.offers_violations) return computation;
+    std::string offers;
+    std::string descriptions;
+    for (const auto& v : kernels::violations()) {
+        // append(), not operator+: GCC 12 misreads the temporaries (-Wrestrict).
+        offers.append(offers.empty() ? "" : ", ").append(v.name);
+        descriptions.append("\n").append(v.name).append(" (").append(v.class_id).append("): ").append(v.description);
+    }
+    return "violation: " + violation_name(options.violation) + "; offers: " + offers + "\n" + computation +
+           descriptions;
+}
+
+}  // namespace kcs::cpu_core

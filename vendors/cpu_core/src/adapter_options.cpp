@@ -1,0 +1,68 @@
+#include "adapter_options.hpp"
+
+#include <charconv>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace kcs::cpu_core {
+
+namespace {
+
+std::string violation_names() {
+    std::string names = "none";
+    for (const auto& v : kernels::violations()) names += ", " + std::string(v.name);
+    return names;
+}
+
+Outcome parse_threads(std::string_view value, int& threads) {
+    int n = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (error != std::errc() || end != value.data() + value.size() || n < 1 || n > kMaxThreads)
+        return invalid_argument("threads=" + std::string(value) + ": expected a whole number from 1 to " +
+                                std::to_string(kMaxThreads));
+    threads = n;
+    return success();
+}
+
+Outcome parse_violation(std::string_view value, kernels::Violation& violation) {
+    const auto parsed = kernels::parse_violation(value);
+    if (!parsed)
+        return invalid_argument("violation=" + std::string(value) + ": unknown violation; valid: " +
+                                violation_names());
+    violation = *parsed;
+    return success();
+}
+
+}  // namespace
+
+Outcome parse_options(const AdapterProfile& profile, const char* const* options, std::uint32_t option_count,
+                      AdapterOptions& parsed) {
+    if (option_count > 0 && !options) return invalid_argument("options is NULL with option_count > 0");
+    const std::string accepted = profile.offers_violations ? "threads=N, violation=NAME" : "threads=N";
+    std::set<std::string, std::less<>> seen;
+    for (std::uint32_t i = 0; i < option_count; ++i) {
+        if (!options[i]) return invalid_argument("option " + std::to_string(i) + " is NULL");
+        const std::string_view option = options[i];
+        const auto equals = option.find('=');
+        if (equals == std::string_view::npos)
+            return invalid_argument("option '" + std::string(option) + "' is not key=value (" + profile.name +
+                                    " accepts " + accepted + ")");
+        const std::string_view key = option.substr(0, equals);
+        const std::string_view value = option.substr(equals + 1);
+        if (!seen.emplace(key).second) return invalid_argument("option '" + std::string(key) + "' is given twice");
+        Outcome outcome;
+        if (key == "threads") {
+            outcome = parse_threads(value, parsed.threads);
+        } else if (key == "violation" && profile.offers_violations) {
+            outcome = parse_violation(value, parsed.violation);
+        } else {
+            outcome = invalid_argument("unknown option '" + std::string(key) + "' (" + profile.name + " accepts " +
+                                       accepted + ")");
+        }
+        if (!outcome.ok()) return outcome;
+    }
+    return success();
+}
+
+}  // namespace kcs::cpu_core
