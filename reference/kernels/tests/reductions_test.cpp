@@ -302,6 +302,9 @@ struct Config {
     Dtype out;
 };
 
+// Test listings show the generated name, not the parameter's raw bytes.
+void PrintTo(const Config&, std::ostream* os) { *os << "config"; }
+
 std::string config_name(const testing::TestParamInfo<Config>& info) {
     return std::string(kk::name_of(info.param.in)) + "_to_" + std::string(kk::name_of(info.param.out));
 }
@@ -871,6 +874,8 @@ struct FunctionalCase {
     Dtype in = Dtype::f32;
     Dtype out = Dtype::f32;
 };
+
+void PrintTo(const FunctionalCase& c, std::ostream* os) { *os << c.op; }
 
 std::string functional_case_name(const testing::TestParamInfo<FunctionalCase>& info) {
     std::string name;
