@@ -18,7 +18,7 @@ Json to_json(const ContractClass& k) {
     Json violating = Json::array();
     for (const auto& v : k.calibration.violating)
         violating.push_back({{"implementation", v.implementation}, {"signature", v.signature},
-                             {"operators", v.operators}});
+                             {"operators", v.operators}, {"configs", v.configs}});
     Json signatures = Json::array();
     for (const auto& s : k.violation_signature) signatures.push_back({{"id", s.id}, {"text", s.text}});
     Json parameters = Json::array();

@@ -217,7 +217,19 @@ void parse_calibration(LoadContext& ctx, Fields& top, ContractClass& k) {
         use.signature = v.text("signature");
         const YAML::Node ops = v.get("operators");
         use.operators = v.text_list("operators");
+        const YAML::Node configs = v.get("configs", false);
+        if (configs.IsDefined()) use.configs = as_text_list(doc, configs, "calibration.violating.configs");
         v.finish();
+        // Each config must be one of a listed operator's configurations.
+        for (std::size_t j = 0; j < use.configs.size() && j < configs.size(); ++j) {
+            ctx.later([&doc, at = configs[j], config = use.configs[j], ops = use.operators](Catalog& c) {
+                std::vector<std::string> known;
+                for (const auto& op : ops)
+                    if (const Operator* o = c.find_operator(op))
+                        for (const auto& cfg : o->configs) known.push_back(cfg.id());
+                check_reference(doc, at, "dtype configuration of the listed operators", config, known);
+            });
+        }
         if (!use.signature.empty()) {
             std::vector<std::string> ids;
             for (const auto& s : k.violation_signature) ids.push_back(s.id);

@@ -108,8 +108,11 @@ bool Document::load(const std::filesystem::path& path) {
         return false;
     }
     in.seekg(0);
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return parse(std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
+}
 
+bool Document::parse(const std::string& bytes) {
+    const SourceLocation whole{name_, 0, 0};
     if (const auto bad = first_invalid_utf8(bytes); bad != std::string::npos) {
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(bytes[bad]));
@@ -126,12 +129,13 @@ bool Document::load(const std::filesystem::path& path) {
         return false;
     }
     if (root_.IsNull()) {
-        input(whole, "file is empty", "a catalog file holds one YAML mapping (see spec/SCHEMA.md)");
+        input(whole, "file is empty",
+              shape_hint_.empty() ? "a catalog file holds one YAML mapping (see spec/SCHEMA.md)" : shape_hint_);
         return false;
     }
     if (!root_.IsMap()) {
         input(at(root_), "expected a mapping at the top of the file, found " + kind_of(root_),
-              "see spec/SCHEMA.md for the keys this file holds");
+              shape_hint_.empty() ? "see spec/SCHEMA.md for the keys this file holds" : shape_hint_);
         return false;
     }
     return true;

@@ -28,6 +28,13 @@ public:
     // False (and an input diagnostic) when the file cannot be read as YAML
     // holding one mapping.
     bool load(const std::filesystem::path& path);
+    // The checks of load() after reading (UTF-8, syntax, one mapping), on
+    // bytes the caller read: a caller that hashes a file parses exactly the
+    // bytes it hashed.
+    bool parse(const std::string& bytes);
+    // For a file that is not a catalog file (a claims file): the hint given
+    // when it is empty or not a mapping, in place of the catalog's.
+    void set_shape_hint(std::string hint) { shape_hint_ = std::move(hint); }
 
     const YAML::Node& root() const { return root_; }
     const std::string& name() const { return name_; }
@@ -39,6 +46,7 @@ private:
     std::string name_;
     Diagnostics& diags_;
     YAML::Node root_;
+    std::string shape_hint_;
 };
 
 // The keys of one YAML mapping, read strictly: every key read is known, every

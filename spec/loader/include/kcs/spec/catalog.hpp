@@ -82,6 +82,9 @@ struct ViolatorUse {
     std::string implementation;
     std::string signature;
     std::vector<std::string> operators;
+    // The dtype configurations it is calibrated on (config ids such as
+    // f32xf32-f32); empty: every configuration of the listed operators.
+    std::vector<std::string> configs;
 };
 
 struct Calibration {
