@@ -11,4 +11,16 @@ void add_spec_commands(CLI::App& app, int& exit_code);
 // kcs adapter list|check.
 void add_adapter_commands(CLI::App& app, int& exit_code);
 
+// kcs plan.
+void add_plan_command(CLI::App& app, int& exit_code);
+
+// kcs run: replay one case.
+void add_run_command(CLI::App& app, int& exit_code);
+
+// kcs certify: run a profile and write the report.
+void add_certify_command(CLI::App& app, int& exit_code);
+
+// kcs calibrate: the three-state matrix.
+void add_calibrate_command(CLI::App& app, int& exit_code);
+
 }  // namespace kcs::cli

@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
     int exit_code = 0;
     kcs::cli::add_spec_commands(app, exit_code);
     kcs::cli::add_adapter_commands(app, exit_code);
+    kcs::cli::add_plan_command(app, exit_code);
+    kcs::cli::add_run_command(app, exit_code);
+    kcs::cli::add_certify_command(app, exit_code);
+    kcs::cli::add_calibrate_command(app, exit_code);
 
     try {
         app.parse(argc, argv);

@@ -90,10 +90,11 @@ double OpCall::number(const std::string& key, double fallback) const {
 const std::vector<ViolationInfo>& violations() {
     static const std::vector<ViolationInfo> all{
         {Violation::f16_accumulate, "f16-accumulate", "C-PRC-01",
-         "Reductions accumulate in f16 while f32 is declared: each partial sum is rounded to f16. "
-         "Mirrors half-precision accumulation in tensor-core kernels that advertise f32 accumulators."},
+         "Reductions hold their running sum in f16 while f32 is declared, adding 64-term tiles formed "
+         "in f32: half-precision accumulation in tensor-core kernels that advertise f32 accumulators."},
         {Violation::bf16_accumulate, "bf16-accumulate", "C-PRC-01",
-         "Reductions accumulate in bf16 while f32 is declared; a sum of ones stalls at 256."},
+         "Reductions hold their running sum in bf16 (64-term f32 tiles); a sum of ones stalls at 16384. "
+         "Offered but not calibrated: it fails the basic functional test by 5-50x, so it is not subtle."},
         {Violation::naive_softmax, "naive-softmax", "C-PRC-02",
          "Softmax (and attention) exponentiate the logits without subtracting the row maximum, so "
          "exp overflows to inf for logits above 88.7 (f32): the textbook formula shipped as a kernel."},

@@ -6,6 +6,7 @@
 // ordering violations are other plans.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -15,9 +16,11 @@
 namespace kcs::kernels::detail {
 
 struct SumPlan {
-    // Each running sum is rounded through this dtype after every add: f32
-    // (no rounding beyond the f32 add), or f16/bf16 under f16_accumulate
-    // and bf16_accumulate, whose accumulator register is that narrow.
+    // The dtype the running sum is held in: f32, or f16/bf16 under
+    // f16_accumulate and bf16_accumulate. A narrow accumulator adds k-tiles
+    // of kNarrowTile terms, each formed in f32, as a tensor-core kernel with
+    // a half-precision accumulator does (the short dot product inside one
+    // instruction is wider; the running sum between them is not).
     Dtype accumulator = Dtype::f32;
     // The reduced axis is cut into this many contiguous chunks, each summed
     // on its own and then combined (split-K). 1: a single pass.
@@ -31,6 +34,7 @@ struct SumPlan {
 };
 
 inline constexpr int kMaxChunks = 8;
+inline constexpr std::int64_t kNarrowTile = 64;
 
 inline Dtype accumulator_of(const Settings& settings) {
     switch (settings.violation) {
@@ -85,8 +89,12 @@ float sum_range(Dtype accumulator, std::int64_t begin, std::int64_t end, const T
     float sum = kSumIdentity;
     if (accumulator == Dtype::f32) {
         for (std::int64_t k = begin; k < end; ++k) sum += term(k);
-    } else {
-        for (std::int64_t k = begin; k < end; ++k) sum = round_through(accumulator, sum + term(k));
+        return sum;
+    }
+    for (std::int64_t tile = begin; tile < end; tile += kNarrowTile) {
+        float tile_sum = kSumIdentity;
+        for (std::int64_t k = tile; k < std::min(end, tile + kNarrowTile); ++k) tile_sum += term(k);
+        sum = round_through(accumulator, sum + tile_sum);
     }
     return sum;
 }

@@ -1,0 +1,87 @@
+// The report of one certification run: an in-toto Statement v1 whose
+// predicate (type kPredicateType) records what ran, on what, with which
+// claims, every instance's verdict with its evidence and repro command, and
+// the summary. reports/schema/report-v1.schema.json is its exact shape.
+// This version writes the Statement unsigned and says so (predicate
+// "signed": false); signing wraps it in a DSSE envelope later.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kcs/harness/claims.hpp"
+#include "kcs/harness/runner.hpp"
+#include "kcs/host/operation.hpp"
+#include "kcs/reports/repro.hpp"
+#include "kcs/reports/subjects.hpp"
+#include "kcs/reports/summary.hpp"
+#include "kcs/spec/catalog.hpp"
+
+namespace kcs::reports {
+
+using Json = spec::Json;
+
+inline constexpr std::string_view kStatementType = "https://in-toto.io/Statement/v1";
+// The project's own name for its predicate; the last part is its version,
+// changed with any incompatible change of the schema.
+inline constexpr std::string_view kPredicateType = "urn:kcs:predicate:conformance-report:v1";
+
+struct AdapterRecord {
+    std::string argument;              // as the user gave it: a name or a path
+    std::filesystem::path library;     // the file it resolved to
+    std::vector<std::string> options;  // key=value, in the order given
+    std::optional<host::AdapterInfo> info;
+    std::string info_error;  // why info() failed, when it did
+};
+
+// Everything about a run that stays the same while it runs.
+struct RunDescription {
+    const spec::Catalog* catalog = nullptr;
+    const spec::Profile* profile = nullptr;
+    const spec::Depth* depth = nullptr;
+    harness::Claims claims;
+    std::vector<std::string> operators;  // the --op restriction; empty: every operator
+    std::string plan_digest;
+    AdapterRecord adapter;
+    std::vector<Subject> subjects;
+    std::string kcs_version;
+    std::vector<std::string> command_line;
+    std::string working_directory;
+    Json environment = Json::object();  // capture_environment()
+    std::uint64_t base_seed = 1;
+    int seeds = 0;
+    std::chrono::milliseconds call_timeout{0};
+    int jobs = 1;
+    std::chrono::system_clock::time_point started;
+    ReproCommand repro;
+};
+
+struct ReportTimes {
+    std::chrono::system_clock::time_point ended;
+    std::chrono::nanoseconds total{0};       // steady-clock wall time of the whole run
+    std::chrono::nanoseconds cases_wall{0};  // while cases ran
+};
+
+// The Statement. Every instance of the plan appears, missing ones with a
+// null verdict; `state` says whether the run finished.
+Json build_report(const RunDescription& run, const RunResults& results, RunState state, const ReportTimes& times);
+
+// One case as the report holds it (kcs run --json prints the same).
+Json case_json(const harness::CaseRecord& record, const std::string& repro);
+
+// A number as JSON: finite values as numbers; NaN and infinities, which
+// JSON lacks, as the strings "nan", "inf", "-inf".
+Json number_json(double value);
+
+// The exact value of a double as a C99 hex float ("0x1.8p+1").
+std::string hex_float(double value);
+
+// "2024-05-01T12:00:00.123Z".
+std::string utc_timestamp(std::chrono::system_clock::time_point t);
+
+}  // namespace kcs::reports

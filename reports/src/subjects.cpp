@@ -1,0 +1,58 @@
+#include "kcs/reports/subjects.hpp"
+
+#include <sodium.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace kcs::reports {
+
+namespace {
+
+// "sha256:HEX" (how the catalog and claims digests are written) -> "HEX".
+std::string hex_of(const std::string& digest) {
+    const std::string prefix = "sha256:";
+    return digest.starts_with(prefix) ? digest.substr(prefix.size()) : digest;
+}
+
+}  // namespace
+
+std::string sha256_file(const std::filesystem::path& file) {
+    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+    crypto_hash_sha256_state state;
+    crypto_hash_sha256_init(&state);
+    char chunk[1 << 16];
+    while (in) {
+        in.read(chunk, sizeof chunk);
+        crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>(chunk),
+                                  static_cast<unsigned long long>(in.gcount()));
+    }
+    if (in.bad()) throw std::runtime_error("error while reading " + file.string());
+    unsigned char hash[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256_final(&state, hash);
+    char hex[2 * crypto_hash_sha256_BYTES + 1];
+    sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
+    return hex;
+}
+
+std::vector<Subject> make_subjects(const std::filesystem::path& adapter_library, const harness::Claims& claims,
+                                   const spec::Catalog& catalog, const std::filesystem::path& kcs_executable) {
+    std::vector<Subject> subjects;
+    subjects.push_back({"adapter", adapter_library.filename().string(), sha256_file(adapter_library),
+                        std::filesystem::absolute(adapter_library).lexically_normal().string()});
+    // The claims digest is already over the file's bytes, as read.
+    if (!claims.file.empty())
+        subjects.push_back({"claims", claims.file.filename().string(), hex_of(claims.digest),
+                            std::filesystem::absolute(claims.file).lexically_normal().string()});
+    subjects.push_back(
+        {"catalog", "catalog-v" + catalog.spec_version, hex_of(spec::catalog_digest(catalog)), catalog.root.string()});
+    subjects.push_back(
+        {"kcs", kcs_executable.filename().string(), sha256_file(kcs_executable), kcs_executable.string()});
+    return subjects;
+}
+
+}  // namespace kcs::reports

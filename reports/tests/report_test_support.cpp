@@ -1,0 +1,76 @@
+#include "report_test_support.hpp"
+
+#include <stdexcept>
+
+namespace kcs::reports::testing {
+
+const spec::Catalog& catalog() {
+    static const spec::Catalog loaded = [] {
+        auto result = spec::load_catalog(std::string(KCS_SOURCE_DIR) + "/spec/v1");
+        if (!result.ok()) throw std::runtime_error("spec/v1 does not load");
+        return std::move(result.catalog);
+    }();
+    return loaded;
+}
+
+TestPlan plan_of(const std::string& op, const std::string& claims_adapter) {
+    TestPlan t;
+    t.request.catalog = &catalog();
+    if (!harness::resolve_choice(t.request, {"core", "smoke", {op}}).empty())
+        throw std::runtime_error("core/smoke/" + op + " does not resolve");
+    if (claims_adapter.empty()) {
+        t.request.claims = harness::default_claims(catalog());
+    } else {
+        auto claims = harness::load_claims(std::string(KCS_SOURCE_DIR) + "/vendors/" + claims_adapter + "/claims.yaml",
+                                           catalog());
+        if (!claims.diagnostics.empty()) throw std::runtime_error(claims_adapter + "'s claims do not load");
+        t.request.claims = std::move(claims.claims);
+    }
+    t.run.plan = harness::make_plan(t.request);
+    t.run.results.resize(t.run.plan.size());
+    return t;
+}
+
+harness::InstanceResult result_with(const harness::Instance& instance, const std::vector<harness::Verdict>& cases) {
+    harness::InstanceResult r;
+    r.instance = &instance;
+    r.verdict = harness::Verdict::pass;
+    std::uint64_t seed = 1;
+    for (const auto v : cases) {
+        harness::CaseRecord c;
+        c.seed = seed++;
+        c.result.verdict = v;
+        c.result.message = std::string(harness::to_string(v));
+        if (v == harness::Verdict::fail) {
+            c.result.violated_class = instance.contract->id;
+            c.result.signature = "unmatched";
+        }
+        c.wall = std::chrono::milliseconds(10);
+        r.verdict = harness::worst_of(r.verdict, v);
+        r.cases.push_back(std::move(c));
+    }
+    if (!instance.applicable) {
+        r.verdict = harness::Verdict::not_applicable;
+        r.cases.clear();
+    }
+    return r;
+}
+
+void pass_everything(RunResults& run) {
+    for (std::size_t i = 0; i < run.plan.size(); ++i)
+        run.results[i] = result_with(run.plan[i], {harness::Verdict::pass, harness::Verdict::pass});
+}
+
+std::size_t index_of(const RunResults& run, const std::string& class_id, const std::string& config) {
+    for (std::size_t i = 0; i < run.plan.size(); ++i)
+        if (run.plan[i].contract->id == class_id && (config.empty() || run.plan[i].config.id() == config)) return i;
+    throw std::runtime_error("no instance of " + class_id + " " + config + " in the plan");
+}
+
+const ClassSummary& class_summary(const Summary& summary, const std::string& class_id) {
+    for (const auto& c : summary.classes)
+        if (c.class_id == class_id) return c;
+    throw std::runtime_error("no summary of " + class_id);
+}
+
+}  // namespace kcs::reports::testing

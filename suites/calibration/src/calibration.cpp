@@ -1,0 +1,121 @@
+#include "kcs/suites/calibration.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace kcs::suites {
+
+namespace {
+
+std::string observed_of(const harness::InstanceResult& result) {
+    std::string text(harness::to_string(result.verdict));
+    for (const auto& c : result.cases) {
+        if (c.result.verdict != result.verdict) continue;
+        if (!c.result.violated_class.empty()) text += " " + c.result.violated_class;
+        if (!c.result.signature.empty()) text += " " + c.result.signature;
+        if (result.verdict != harness::Verdict::pass && !c.result.message.empty()) text += " (" + c.result.message + ")";
+        break;
+    }
+    return text;
+}
+
+bool failed_as(const harness::InstanceResult& result, const std::string& class_id, const std::string& signature) {
+    if (result.verdict != harness::Verdict::fail) return false;
+    return std::any_of(result.cases.begin(), result.cases.end(), [&](const harness::CaseRecord& c) {
+        return c.result.verdict == harness::Verdict::fail && c.result.violated_class == class_id &&
+               c.result.signature == signature;
+    });
+}
+
+// One isolated adapter per implementation, opened on first use and kept.
+class Adapters {
+public:
+    explicit Adapters(const CalibrationRequest& r) : request_(r) {}
+
+    host::IsolatedAdapter& get(const std::string& violation) {
+        auto& slot = open_[violation];
+        if (!slot) {
+            host::IsolationOptions options;
+            options.call_timeout = request_.call_timeout;
+            if (!violation.empty()) options.adapter_options.push_back("violation=" + violation);
+            slot = std::make_unique<host::IsolatedAdapter>(
+                violation.empty() ? request_.conforming_adapter : request_.calibration_adapter, options);
+        }
+        return *slot;
+    }
+
+private:
+    const CalibrationRequest& request_;
+    std::map<std::string, std::unique_ptr<host::IsolatedAdapter>> open_;
+};
+
+}  // namespace
+
+bool ClassCalibration::sound() const {
+    return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const CalibrationRow& r) { return r.sound; });
+}
+
+std::vector<ClassCalibration> calibrate(const CalibrationRequest& request) {
+    const spec::Catalog& catalog = *request.catalog;
+    Adapters adapters(request);
+    std::map<std::string, harness::Verdict> conforming_done;  // instance id -> verdict already recorded
+    std::vector<ClassCalibration> out;
+
+    for (const auto& k : catalog.classes) {
+        if (request.only_class && *request.only_class != k.id) continue;
+        ClassCalibration calibration{k.id, {}, {}};
+        const spec::FunctionalTest* test = catalog.find_functional_test(k.calibration.functional_test);
+        for (const auto& violator : k.calibration.violating) {
+            for (const auto& op : violator.operators) {
+                if (request.only_operator && *request.only_operator != op) continue;
+                const harness::Probe probe = request.find_probe(k.id, op);
+                if (!probe) {
+                    calibration.not_covered.push_back(violator.implementation + " on " + op);
+                    continue;
+                }
+                for (const auto& instance : *request.plan) {
+                    if (instance.contract->id != k.id || instance.op->id != op || !instance.applicable) continue;
+                    if (!violator.configs.empty() &&
+                        std::find(violator.configs.begin(), violator.configs.end(), instance.config.id()) ==
+                            violator.configs.end())
+                        continue;
+                    auto run = [&](const std::string& violation) {
+                        return harness::run_instance(instance, probe, catalog, *request.claims, adapters.get(violation),
+                                                     request.seed, request.seeds);
+                    };
+                    // State 1: the conforming implementation passes (once per instance).
+                    if (!conforming_done.count(instance.id)) {
+                        const auto result = run("");
+                        conforming_done[instance.id] = result.verdict;
+                        CalibrationRow row{instance.id, "reference-cpu", "PASS", observed_of(result), std::nullopt,
+                                           result.verdict == harness::Verdict::pass, ""};
+                        if (!row.sound) row.reason = "the conforming implementation does not pass";
+                        calibration.rows.push_back(row);
+                        if (request.on_row) request.on_row(row);
+                    }
+                    // State 2: the violator fails with this class and signature;
+                    // state 3: it passes the basic functional test.
+                    const auto result = run(violator.implementation);
+                    CalibrationRow row{instance.id, violator.implementation, "FAIL " + k.id + " " + violator.signature,
+                                       observed_of(result), std::nullopt, false, ""};
+                    const bool caught = failed_as(result, k.id, violator.signature);
+                    if (test) row.functional = run_functional_test(*test, instance, adapters.get(violator.implementation),
+                                                                   request.seed);
+                    const bool subtle = row.functional && row.functional->passed;
+                    row.sound = caught && subtle;
+                    if (!caught) row.reason = "the violator is not caught with the listed signature";
+                    else if (!subtle)
+                        row.reason = "the violator fails the basic functional test: " +
+                                     (row.functional ? row.functional->message : std::string("no functional test"));
+                    calibration.rows.push_back(row);
+                    if (request.on_row) request.on_row(row);
+                }
+            }
+        }
+        out.push_back(std::move(calibration));
+    }
+    return out;
+}
+
+}  // namespace kcs::suites

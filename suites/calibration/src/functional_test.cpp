@@ -1,0 +1,126 @@
+#include "kcs/suites/functional_test.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "kcs/reference/matmul_oracle.hpp"
+#include "kcs/reference/parse_distribution.hpp"
+#include "kcs/reference/reduce_max_oracle.hpp"
+#include "kcs/reference/reduce_sum_oracle.hpp"
+#include "kcs/reference/softmax_oracle.hpp"
+#include "kcs/suites/operator_io.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+// The inputs of the test at the catalog's shape, and the exact result y*.
+struct Problem {
+    std::vector<harness::HostTensor> inputs;
+    std::vector<std::int64_t> output_shape;
+    std::vector<double> exact;
+};
+
+Problem make_problem(const harness::Instance& instance, const std::vector<long long>& shape,
+                     const ref::Distribution& distribution, std::uint64_t seed) {
+    const std::string& op = instance.op->id;
+    const auto& in = instance.config.inputs;
+    Problem p;
+    if (op == "matmul" && shape.size() == 3) {
+        const std::int64_t m = shape[0], k = shape[1], n = shape[2];
+        p.inputs.push_back(generate(in[0], {m, k}, distribution, seed, 0));
+        p.inputs.push_back(generate(in[1], {k, n}, distribution, seed, 1));
+        p.output_shape = {m, n};
+        p.exact = ref::matmul_oracle(values(p.inputs[0]), values(p.inputs[1]),
+                                     {1, static_cast<std::size_t>(m), static_cast<std::size_t>(k),
+                                      static_cast<std::size_t>(n)})
+                      .value;
+        return p;
+    }
+    if ((op == "reduce_sum" || op == "reduce_max" || op == "softmax") && shape.size() == 2) {
+        const std::int64_t rows = shape[0], length = shape[1];
+        p.inputs.push_back(generate(in[0], {rows, length}, distribution, seed, 0));
+        const ref::RowShape row_shape{static_cast<std::size_t>(rows), static_cast<std::size_t>(length)};
+        const auto x = values(p.inputs[0]);
+        if (op == "reduce_sum") p.exact = ref::reduce_sum_oracle(x, row_shape).value;
+        if (op == "reduce_max") p.exact = ref::reduce_max_oracle(x, row_shape);
+        if (op == "softmax") p.exact = ref::softmax_oracle(x, row_shape, ref::MaskedRow::nan).value;
+        p.output_shape = op == "softmax" ? std::vector<std::int64_t>{rows, length} : std::vector<std::int64_t>{rows};
+        return p;
+    }
+    throw std::invalid_argument("the functional test does not know operator '" + op + "' at the catalog's shape");
+}
+
+FunctionalOutcome failed(std::string message) {
+    FunctionalOutcome o;
+    o.message = std::move(message);
+    return o;
+}
+
+}  // namespace
+
+FunctionalOutcome run_functional_test(const spec::FunctionalTest& test, const harness::Instance& instance,
+                                      host::IsolatedAdapter& adapter, std::uint64_t seed) {
+    const auto shape = test.shapes.find(instance.op->id);
+    if (shape == test.shapes.end())
+        throw std::invalid_argument("functional test " + test.id + " has no shape for " + instance.op->id);
+    const Problem p = make_problem(instance, shape->second, ref::parse_distribution(test.distribution), seed);
+
+    // The reference result rounded to the output dtype, which also prefills
+    // the output buffer (the memory a naive harness hands the candidate).
+    harness::HostTensor reference = harness::HostTensor::zeros(abi_dtype(instance.config.output), p.output_shape);
+    for (std::size_t i = 0; i < p.exact.size(); ++i) reference.set_value(i, p.exact[i]);
+
+    // Plain buffers: one per tensor, no guard zones.
+    host::Operation op;
+    op.name = instance.op->id;
+    op.function = instance.function;
+    op.accumulate = instance.config.accumulate ? abi_dtype(*instance.config.accumulate) : 0;
+    std::vector<host::BufferHandle> buffers;
+    auto place = [&](const harness::HostTensor& t) -> std::optional<host::Tensor> {
+        const auto buffer = adapter.alloc(t.bytes.size());
+        if (!buffer.ok() || !adapter.write(buffer.value, 0, t.bytes).ok()) return std::nullopt;
+        buffers.push_back(buffer.value);
+        return host::Tensor{buffer.value, 0, t.dtype, t.shape, {}};
+    };
+    auto release_all = [&] {
+        for (const auto& b : buffers) (void)adapter.release(b);
+    };
+    for (const auto& input : p.inputs) {
+        auto tensor = place(input);
+        if (!tensor) return release_all(), failed("could not place an input on the device");
+        op.inputs.push_back(*tensor);
+    }
+    auto output = place(reference);
+    if (!output) return release_all(), failed("could not place the output on the device");
+    op.outputs.push_back(*output);
+
+    const host::CallResult run = adapter.run(op);
+    harness::HostTensor got = reference;
+    const host::CallResult read = run.ok() ? adapter.read(output->buffer, 0, got.bytes) : run;
+    release_all();
+    if (!run.ok()) return failed("run: " + run.describe());
+    if (!read.ok()) return failed("read: " + read.describe());
+
+    FunctionalOutcome outcome;
+    outcome.passed = true;
+    for (std::size_t i = 0; i < got.elements(); ++i) {
+        const double y = got.value(i), r = reference.value(i);
+        const double limit = test.atol + test.rtol * std::fabs(r);
+        const double ratio = (std::isnan(y) || std::isnan(r)) ? INFINITY : std::fabs(y - r) / limit;
+        if (ratio > outcome.worst_ratio || outcome.worst_index < 0) {
+            outcome.worst_ratio = ratio;
+            outcome.worst_index = static_cast<std::int64_t>(i);
+            outcome.got = y;
+            outcome.reference = r;
+        }
+    }
+    outcome.passed = outcome.worst_ratio <= 1.0;
+    if (!outcome.passed)
+        outcome.message = "allclose fails at element " + std::to_string(outcome.worst_index) + ": got " +
+                          std::to_string(outcome.got) + ", reference " + std::to_string(outcome.reference) +
+                          " (" + std::to_string(outcome.worst_ratio) + " x the allowed difference)";
+    return outcome;
+}
+
+}  // namespace kcs::suites

@@ -1,0 +1,245 @@
+// C-ORD-03 Batch invariance (spec/v1/classes/C-ORD-03.yaml), for every
+// operator row_problems.hpp knows (for matmul the batch is the M rows of A,
+// with B fixed). One test row, computed alone twice (the reference), then
+// at the first, middle and last position of batches of every size in
+// batch_sizes whose other rows are filled three ways; the test row's output
+// must equal the reference bit for bit every time (bitwise_equal).
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kcs/reference/parse_distribution.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "ordering_probes.hpp"
+#include "ordering_results.hpp"
+#include "row_problems.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using tolerance::BitwiseComparison;
+
+// Protocol step 1: the test row and the other operands "from normal(0, 1)".
+constexpr std::string_view kValues = "normal(0,1)";
+
+// Protocol step 2: "the other rows filled three ways: normal(0, 1) from
+// another seed, constant(0), and normal(0, 1e4)".
+struct Filling {
+    std::string_view name;
+    std::string_view distribution;
+};
+constexpr Filling kFillings[] = {
+    {"normal(0,1), another seed", "normal(0,1)"},
+    {"constant(0)", "constant(0)"},
+    {"normal(0,1e4), another seed", "normal(0,1e4)"},
+};
+// A batch of one has no other rows to fill.
+constexpr std::string_view kNoOtherRows = "none (batch of one)";
+
+// Protocol step 2: "positions 0, b - 1 and floor(b / 2)", each once.
+std::vector<std::int64_t> positions(std::int64_t b) {
+    std::vector<std::int64_t> out{0};
+    for (const std::int64_t p : {b - 1, b / 2})
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    return out;
+}
+
+// The test row's output row within a run's output.
+struct OutputRow {
+    const harness::HostTensor* output = nullptr;
+    std::size_t first = 0;
+    std::size_t count = 0;
+
+    std::vector<std::uint64_t> bits() const {
+        std::vector<std::uint64_t> out(count);
+        for (std::size_t i = 0; i < count; ++i) out[i] = output->bits(first + i);
+        return out;
+    }
+};
+
+// One batch run compared with the reference.
+struct Comparison {
+    std::int64_t batch_size = 0;
+    std::int64_t position = 0;
+    std::string filling;
+    BitwiseComparison result;
+    std::vector<std::uint64_t> row_bits;  // the test row's output in this run
+    std::optional<harness::WorstElement> worst;
+};
+
+class BatchInvariance {
+public:
+    explicit BatchInvariance(harness::ProbeContext& context)
+        : context_(context), instance_(context.instance()), op_(instance_) {
+        // Step 1: one test row of the functional test's shape, and the operands every row shares.
+        const ref::Distribution values = ref::parse_distribution(kValues);
+        const ProblemShape full = op_.functional_test_shape(context.catalog());
+        row_shape_ = {1, full.length, full.columns};
+        test_row_ = op_.row_operand(row_shape_, values, context.seed());
+        shared_ = op_.shared_operands(row_shape_, values, context.seed());
+        width_ = static_cast<std::size_t>(op_.outputs_per_row(row_shape_));
+        output_dtype_ = abi_dtype(instance_.config.output);
+    }
+
+    harness::CaseResult measure() {
+        // Step 1: the row alone, twice; the two must agree and are the reference.
+        const RowProblem alone = op_.make(row_shape_, test_row_, shared_);
+        const harness::HostTensor reference = context_.run(alone.invocation)[0];
+        const harness::HostTensor again = context_.run(alone.invocation)[0];
+        const auto repeat = tolerance::compare_bitwise(tolerance::whole(reference), tolerance::whole(again));
+        if (!repeat.equal()) return unstable_reference(alone, reference, again, repeat);
+
+        // Steps 2-4: every batch size, position and filling.
+        std::vector<Comparison> comparisons;
+        for (const std::int64_t b : context_.int_list("batch_sizes")) {
+            for (const std::int64_t p : positions(b)) {
+                if (b == 1) {
+                    comparisons.push_back(compare(reference, b, p, kNoOtherRows, nullptr));
+                    continue;
+                }
+                for (const Filling& filling : kFillings) {
+                    const ref::Distribution d = ref::parse_distribution(filling.distribution);
+                    comparisons.push_back(compare(reference, b, p, filling.name, &d));
+                }
+            }
+        }
+        return judge(comparisons);
+    }
+
+private:
+    // A batch of b rows from `filling` (another seed) with the test row at p.
+    RowProblem batch(std::int64_t b, std::int64_t p, const ref::Distribution* filling) const {
+        const ProblemShape shape{b, row_shape_.length, row_shape_.columns};
+        harness::HostTensor rows = filling ? op_.row_operand(shape, *filling, previous_seed(context_.seed()))
+                                           : test_row_;
+        const std::size_t row_bytes = test_row_.bytes.size();
+        std::memcpy(rows.bytes.data() + static_cast<std::size_t>(p) * row_bytes, test_row_.bytes.data(), row_bytes);
+        return op_.make(shape, std::move(rows), shared_);
+    }
+
+    Comparison compare(const harness::HostTensor& reference, std::int64_t b, std::int64_t p, std::string_view filling,
+                       const ref::Distribution* d) {
+        const RowProblem problem = batch(b, p, d);
+        const harness::HostTensor output = context_.run(problem.invocation)[0];
+        const OutputRow row{&output, static_cast<std::size_t>(p) * width_, width_};
+        Comparison c{b, p, std::string(filling),
+                     tolerance::compare_bitwise(tolerance::whole(reference), {&output, row.first, row.count}),
+                     row.bits(), std::nullopt};
+        if (!c.result.equal()) {
+            const std::size_t j = c.result.widest.element;
+            c.worst = differing_element(c.result.widest, reference, j, output, row.first + j, row.first + j,
+                                        op_.dependencies(problem, row.first + j));
+        }
+        return c;
+    }
+
+    harness::CaseResult unstable_reference(const RowProblem& alone, const harness::HostTensor& reference,
+                                           const harness::HostTensor& again, const BitwiseComparison& repeat) const {
+        harness::Evidence evidence = base_evidence(static_cast<double>(repeat.differing));
+        const std::size_t j = repeat.widest.element;
+        evidence.worst = differing_element(repeat.widest, reference, j, again, j, j, op_.dependencies(alone, j));
+        evidence.details["differences"] = differences_json(repeat, reference.dtype, 0);
+        // A batch of one is a batch, but no signature of the class names a
+        // row that changes between two identical calls: that is C-ORD-02's
+        // evidence, so the match is left open.
+        return failed(instance_, "unmatched",
+                      "the test row computed alone twice gives two outputs (" + std::to_string(repeat.differing) +
+                          " of " + std::to_string(repeat.compared) + " elements differ): no reference to compare with",
+                      std::move(evidence));
+    }
+
+    harness::Evidence base_evidence(double figure) const {
+        harness::Evidence evidence;
+        evidence.figure_name = "differing elements of the test row (most in one comparison)";
+        evidence.figure = figure;
+        evidence.bound = 0;
+        evidence.details["row_shape"] = op_.describe(row_shape_);
+        evidence.details["outputs_per_row"] = width_;
+        return evidence;
+    }
+
+    harness::CaseResult judge(const std::vector<Comparison>& comparisons) const;
+
+    harness::ProbeContext& context_;
+    const harness::Instance& instance_;
+    RowOperator op_;
+    ProblemShape row_shape_;
+    harness::HostTensor test_row_;
+    std::vector<harness::HostTensor> shared_;
+    std::size_t width_ = 0;
+    kcs_dtype output_dtype_ = KCS_DTYPE_F32;
+};
+
+// Does the row's output vary within some group of comparisons that share
+// `same` (batch size and position, or batch size and filling)?
+template <class Key>
+bool varies_within(const std::vector<Comparison>& comparisons, Key same) {
+    for (const auto& a : comparisons)
+        for (const auto& b : comparisons)
+            if (same(a, b) && a.row_bits != b.row_bits) return true;
+    return false;
+}
+
+// Signature, most specific first: for a fixed batch size and position the
+// row follows the other rows' contents; for a fixed batch size and filling
+// it follows the position; otherwise it follows the batch size alone.
+std::string signature_of(const std::vector<Comparison>& comparisons) {
+    if (varies_within(comparisons, [](const Comparison& a, const Comparison& b) {
+            return a.batch_size == b.batch_size && a.position == b.position;
+        }))
+        return "row-changes-with-neighbours";
+    if (varies_within(comparisons, [](const Comparison& a, const Comparison& b) {
+            return a.batch_size == b.batch_size && a.filling == b.filling;
+        }))
+        return "row-changes-with-position";
+    return "row-changes-with-batch";
+}
+
+// One comparison as evidence: where it ran and how many elements differ;
+// the differences themselves are kept for the worst comparison only.
+spec::Json comparison_json(const Comparison& c) {
+    return {{"batch_size", c.batch_size},
+            {"position", c.position},
+            {"filling", c.filling},
+            {"differing_elements", c.result.differing}};
+}
+
+harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& comparisons) const {
+    const Comparison* worst = nullptr;
+    std::size_t mismatches = 0;
+    for (const auto& c : comparisons) {
+        if (c.result.equal()) continue;
+        ++mismatches;
+        if (!worst || c.result.differing > worst->result.differing) worst = &c;
+    }
+    harness::Evidence evidence = base_evidence(worst ? static_cast<double>(worst->result.differing) : 0);
+    evidence.details["comparisons"] = spec::Json::array();
+    for (const auto& c : comparisons) evidence.details["comparisons"].push_back(comparison_json(c));
+    const std::string summary = std::to_string(mismatches) + " of " + std::to_string(comparisons.size()) +
+                                " batch runs change the test row's output";
+    if (!worst) return passed(instance_, summary, std::move(evidence));
+
+    evidence.worst = worst->worst;
+    const std::size_t row_start = static_cast<std::size_t>(worst->position) * width_;
+    evidence.details["differences"] = differences_json(worst->result, output_dtype_, row_start);
+    const std::string signature = signature_of(comparisons);
+    evidence.details["pattern"] = signature;
+    return failed(instance_, signature,
+                  summary + "; the most at batch size " + std::to_string(worst->batch_size) + ", position " +
+                      std::to_string(worst->position) + ", other rows " + worst->filling + ": " +
+                      std::to_string(worst->result.differing) + " of " + std::to_string(worst->result.compared) +
+                      " elements",
+                  std::move(evidence));
+}
+
+}  // namespace
+
+harness::CaseResult batch_invariance_probe(harness::ProbeContext& context) {
+    BatchInvariance probe(context);
+    return probe.measure();
+}
+
+}  // namespace kcs::suites

@@ -1,0 +1,346 @@
+// C-ORD-01 Reduction order: bounded path dependence
+// (spec/v1/classes/C-ORD-01.yaml), one protocol for matmul, reduce_sum and
+// softmax.
+//
+// For each K of the sweep, base problems: (1) normal(0,1); (2) for
+// reduce_sum and matmul one pair +L and -L among normal(0,1) entries; (3)
+// one large entry among normal(0,1) entries. Each is run under the identity,
+// the reversal, the seeded permutations 0 .. permutations-1 (SPEC section 4)
+// and placements of its large entries, each permutation applied to every
+// operand's reduced axis at once; outputs are brought back to the base
+// order and judged by order_bound against the base problem's y* and M.
+//
+// Problem size: 16 rows (matmul 16 x 16 outputs). The adversarial structure
+// is the same in every row; rows only add random variety, and every order
+// is one more run, so a modest count keeps the sweep cheap.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../tolerance/model_citation.hpp"
+#include "../tolerance/order_bound.hpp"
+#include "kcs/reference/formats.hpp"
+#include "kcs/reference/permutation.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "precision_probes.hpp"
+#include "precision_verdicts.hpp"
+#include "reduction_problems.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace precision;
+using tolerance::OrderBound;
+using tolerance::OrderBoundResult;
+
+constexpr const char* kDiameterExceeded = "diameter-exceeded";
+constexpr const char* kOrderErrorExceeded = "order-error-exceeded";
+
+constexpr std::int64_t kRows = 16;
+
+// One evaluation order of the reduced axis: order[p] is the base entry placed at position p.
+struct Order {
+    std::string name;
+    std::vector<std::uint64_t> order;
+};
+
+// A base problem and the positions of its large entries.
+struct BaseProblem {
+    ReductionProblem problem;
+    std::vector<std::uint64_t> large;                    // positions in the base order
+    std::vector<std::vector<std::uint64_t>> placements;  // target positions, one list per placement
+    std::vector<std::string> placement_names;
+};
+
+Order identity(std::int64_t k) {
+    Order o{"identity", std::vector<std::uint64_t>(static_cast<std::size_t>(k))};
+    for (std::size_t p = 0; p < o.order.size(); ++p) o.order[p] = p;
+    return o;
+}
+
+Order reversal(std::int64_t k) {
+    Order o{"reversal", std::vector<std::uint64_t>(static_cast<std::size_t>(k))};
+    for (std::size_t p = 0; p < o.order.size(); ++p) o.order[p] = o.order.size() - 1 - p;
+    return o;
+}
+
+// The order that moves the base entries at `sources` to `targets` and keeps
+// every other entry in its base order.
+Order placement(std::int64_t k, const std::vector<std::uint64_t>& sources, const std::vector<std::uint64_t>& targets,
+                std::string name) {
+    const auto n = static_cast<std::size_t>(k);
+    std::vector<std::uint64_t> order(n, n);
+    std::vector<bool> placed(n, false);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        order[targets[i]] = sources[i];
+        placed[sources[i]] = true;
+    }
+    std::size_t next = 0;
+    for (auto& entry : order) {
+        if (entry != n) continue;
+        while (placed[next]) ++next;
+        entry = next++;
+    }
+    return {std::move(name), std::move(order)};
+}
+
+// Every order the protocol evaluates a base problem under.
+std::vector<Order> orders_for(const BaseProblem& base, std::uint64_t seed, std::int64_t permutations) {
+    const std::int64_t k = base.problem.k;
+    std::vector<Order> orders{identity(k), reversal(k)};
+    for (std::int64_t j = 0; j < permutations; ++j)
+        orders.push_back({"permutation " + std::to_string(j),
+                          ref::permutation(seed, static_cast<std::uint64_t>(k), static_cast<std::uint32_t>(j))});
+    for (std::size_t i = 0; i < base.placements.size(); ++i)
+        orders.push_back(placement(k, base.large, base.placements[i], base.placement_names[i]));
+    return orders;
+}
+
+// L of data set (2): 2^14 where f16 is an input or output dtype, so that the
+// pair is finite in f16 and a partial sum near L stored in f16 loses up to 8;
+// 2^100 otherwise.
+double pair_magnitude(const harness::Instance& instance) {
+    bool f16 = instance.config.output == "f16";
+    for (const auto& d : instance.config.inputs) f16 = f16 || d == "f16";
+    return f16 ? 0x1p14 : 0x1p100;
+}
+
+// The large entry of data set (3): 16 for softmax logits, 1e3 otherwise.
+double large_entry(ReducingOperator op) { return op == ReducingOperator::softmax ? 16.0 : 1e3; }
+
+ReductionProblem normal_problem(const harness::Instance& instance, std::int64_t k, std::uint64_t seed) {
+    const bool matmul = reducing_operator(instance) == ReducingOperator::matmul;
+    return draw_problem(instance, kRows, k, matmul ? kRows : 1, ref::Normal{0.0, 1.0}, seed, "normal(0,1)");
+}
+
+// The normal(0,1) problem under another name, to be given its large entries.
+ReductionProblem renamed(ReductionProblem problem, std::string data_set) {
+    problem.data_set = std::move(data_set);
+    return problem;
+}
+
+// Entry `position` of the reduced axis set to `value` in every row of A (or x).
+void set_row_entries(ReductionProblem& p, std::uint64_t position, double value) {
+    const auto k = static_cast<std::size_t>(p.k);
+    for (std::size_t row = 0; row < static_cast<std::size_t>(p.rows); ++row) p.a[row * k + position] = value;
+}
+
+// Row `position` of matmul's B set to `value` in every column.
+void set_b_row(ReductionProblem& p, std::uint64_t position, double value) {
+    for (std::size_t col = 0; col < static_cast<std::size_t>(p.cols); ++col)
+        p.b[position * static_cast<std::size_t>(p.cols) + col] = value;
+}
+
+std::string number_text(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return text;
+}
+
+// (1), (2) and (3) for one K. The large entries of (2) start at the first and
+// last positions, that of (3) at the first; the placements put them at the
+// start, at the end, together and K/2 apart (a single entry: at the end and
+// in the middle), so that any split into two or more partials separates a
+// pair, or isolates the single entry, in some problem.
+std::vector<BaseProblem> base_problems(const harness::Instance& instance, std::int64_t k, std::uint64_t seed) {
+    const ReducingOperator op = reducing_operator(instance);
+    const auto n = static_cast<std::uint64_t>(k);
+    const ReductionProblem normal = normal_problem(instance, k, seed);
+    std::vector<BaseProblem> bases;
+    bases.push_back({normal, {}, {}, {}});
+
+    if (op != ReducingOperator::softmax) {
+        const double L = pair_magnitude(instance);
+        BaseProblem pair{renamed(normal, "pair +-L among normal(0,1), L = 2^" + std::to_string(std::ilogb(L))),
+                         {0, n - 1},
+                         {{0, 1}, {n - 2, n - 1}, {n / 2 - 1, n / 2}, {n / 4, n / 4 + n / 2}},
+                         {"pair at the start", "pair at the end", "pair together in the middle", "pair K/2 apart"}};
+        if (op ==
+            ReducingOperator::matmul) {  // products a_k b_k = +-L from factors sqrt(L), exact in every input dtype
+            set_row_entries(pair.problem, 0, std::sqrt(L));
+            set_row_entries(pair.problem, n - 1, -std::sqrt(L));
+            set_b_row(pair.problem, 0, std::sqrt(L));
+            set_b_row(pair.problem, n - 1, std::sqrt(L));
+        } else {
+            set_row_entries(pair.problem, 0, L);
+            set_row_entries(pair.problem, n - 1, -L);
+        }
+        bases.push_back(std::move(pair));
+    }
+
+    // matmul: the large entry is in A only, B keeps its normal(0,1) values
+    const double large = large_entry(op);
+    BaseProblem single{renamed(normal, "one entry " + number_text(large) + " among normal(0,1)"),
+                       {0},
+                       {{n - 1}, {n / 2}},
+                       {"large entry at the end", "large entry in the middle"}};
+    set_row_entries(single.problem, 0, large);
+    bases.push_back(std::move(single));
+    return bases;
+}
+
+// What one base problem showed under all its orders.
+struct ProblemFigures {
+    std::string data_set;
+    OrderBoundResult result;
+    std::vector<std::string> order_names;
+    harness::WorstElement worst_diameter;  // the element with the largest D / B
+    harness::WorstElement worst_error;     // the (element, order) with the largest |y_pi - y*| / B
+};
+
+harness::WorstElement record(const harness::Instance& instance, const ReductionProblem& base, std::size_t i,
+                             double expected, double got, const std::string& got_bits, double error, double bound) {
+    harness::WorstElement w;
+    w.index = static_cast<std::int64_t>(i);
+    w.inputs = element_inputs(instance, base, i);
+    w.expected = expected;
+    w.got = got;
+    w.got_bits = got_bits;
+    w.error = error;
+    w.bound = bound;
+    return w;
+}
+
+ProblemFigures measure_problem(harness::ProbeContext& context, const OrderBound& model, const BaseProblem& base,
+                               std::int64_t permutations) {
+    const harness::Instance& instance = context.instance();
+    const double u_acc = unit_roundoff(*instance.config.accumulate);
+    const double u_out = unit_roundoff(instance.config.output);
+    const double tiny_out = ref::info(float_format(instance.config.output)).min_normal;
+    const std::vector<Order> orders = orders_for(base, context.seed(), permutations);
+    std::vector<harness::HostTensor> tensors;
+    std::vector<std::vector<double>> outputs;
+    for (const Order& o : orders) {
+        const ReductionProblem permuted = permute_reduced_axis(base.problem, o.order);
+        tensors.push_back(run_problem(context, permuted));
+        outputs.push_back(restore_order(permuted, values(tensors.back()), o.order));
+    }
+    const ReductionReference ref = reduction_reference(base.problem);
+
+    ProblemFigures f;
+    f.data_set = base.problem.data_set;
+    for (const Order& o : orders) f.order_names.push_back(o.name);
+    f.result = model.check(outputs, ref.value, ref.magnitude, base.problem.k, u_acc, u_out, tiny_out);
+
+    const auto bits = [&](std::size_t order, std::size_t i) {
+        return hex_bits(tensors[order], permuted_position(base.problem, orders[order].order, i));
+    };
+    const OrderBoundResult& r = f.result;
+    const std::size_t d = r.worst_diameter_element;
+    f.worst_diameter = record(instance, base.problem, d, ref.value[d], outputs[r.highest_order][d],
+                              bits(r.highest_order, d), r.worst_diameter, r.worst_diameter_bound);
+    const std::size_t e = r.worst_error_element;
+    f.worst_error = record(instance, base.problem, e, ref.value[e], outputs[r.worst_error_order][e],
+                           bits(r.worst_error_order, e), r.worst_error, r.worst_error_bound);
+    return f;
+}
+
+struct KFigures {
+    std::int64_t K = 0;
+    std::vector<ProblemFigures> problems;
+};
+
+spec::Json problem_details(const ProblemFigures& f) {
+    const OrderBoundResult& r = f.result;
+    return {{"data_set", f.data_set},
+            {"orders", f.order_names},
+            {"max_diameter_over_bound", r.worst_diameter_ratio},
+            {"diameter_element", r.worst_diameter_element},
+            {"diameter", r.worst_diameter},
+            {"bound_B", r.worst_diameter_bound},
+            {"lowest_order", f.order_names[r.lowest_order]},
+            {"highest_order", f.order_names[r.highest_order]},
+            {"elements_over_diameter", r.diameters_over_bound},
+            {"max_error_over_bound", r.worst_error_ratio},
+            {"error_element", r.worst_error_element},
+            {"error_order", f.order_names[r.worst_error_order]},
+            {"results_over_bound", r.errors_over_bound}};
+}
+
+harness::CaseResult verdict_of(const harness::Instance& instance, const OrderBound& model,
+                               const std::vector<KFigures>& sweep) {
+    harness::Evidence evidence;
+    evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    const ProblemFigures* widest = nullptr;    // largest D / B
+    const ProblemFigures* furthest = nullptr;  // largest single error / B
+    const KFigures* widest_k = nullptr;
+    const KFigures* furthest_k = nullptr;
+    bool diameter_failed = false, error_failed = false;
+    for (const auto& k : sweep) {
+        spec::Json per_k = {{"K", k.K}};
+        for (const auto& p : k.problems) {
+            per_k["problems"].push_back(problem_details(p));
+            diameter_failed = diameter_failed || !p.result.diameters_pass();
+            error_failed = error_failed || !p.result.errors_pass();
+            if (!widest || p.result.worst_diameter_ratio > widest->result.worst_diameter_ratio) {
+                widest = &p;
+                widest_k = &k;
+            }
+            if (!furthest || p.result.worst_error_ratio > furthest->result.worst_error_ratio) {
+                furthest = &p;
+                furthest_k = &k;
+            }
+        }
+        evidence.details["sweep"].push_back(per_k);
+    }
+
+    evidence.figure_name = "max D / B (path-dependence diameter over order_bound B)";
+    evidence.figure = widest->result.worst_diameter_ratio;
+    evidence.bound = model.diameter_factor;
+    evidence.worst = widest->worst_diameter;
+    evidence.details["largest_error_over_bound"] = furthest->result.worst_error_ratio;
+
+    const std::string where = "K=" + std::to_string(widest_k->K) + " (" + widest->data_set + "): ";
+    if (diameter_failed) {
+        const OrderBoundResult& r = widest->result;
+        return case_verdict(instance, kDiameterExceeded,
+                            where + "element " + std::to_string(r.worst_diameter_element) +
+                                " spreads by D = " + std::to_string(r.worst_diameter) + " between '" +
+                                widest->order_names[r.lowest_order] + "' and '" + widest->order_names[r.highest_order] +
+                                "', beyond " + std::to_string(model.diameter_factor) +
+                                " B = " + std::to_string(model.diameter_factor * r.worst_diameter_bound),
+                            std::move(evidence));
+    }
+    if (error_failed) {
+        const OrderBoundResult& r = furthest->result;
+        evidence.figure_name = "max |y_pi - y*| / B";
+        evidence.figure = r.worst_error_ratio;
+        evidence.bound = 1.0;
+        evidence.worst = furthest->worst_error;
+        return case_verdict(
+            instance, kOrderErrorExceeded,
+            "K=" + std::to_string(furthest_k->K) + " (" + furthest->data_set + "): order '" +
+                furthest->order_names[r.worst_error_order] + "' gives |y - y*| = " + std::to_string(r.worst_error) +
+                " beyond B = " + std::to_string(r.worst_error_bound) + " while every diameter is within its bound",
+            std::move(evidence));
+    }
+    return case_verdict(instance, "",
+                        "every order within B and every diameter within " + std::to_string(model.diameter_factor) +
+                            " B; largest D / B " + std::to_string(widest->result.worst_diameter_ratio),
+                        std::move(evidence));
+}
+
+}  // namespace
+
+harness::CaseResult bounded_path_dependence(harness::ProbeContext& context) {
+    const harness::Instance& instance = context.instance();
+    if (!instance.config.accumulate)
+        throw std::invalid_argument(instance.id + ": C-ORD-01 needs a configuration that declares an accumulator");
+    const OrderBound model = OrderBound::from_catalog(*instance.contract);
+    const std::int64_t permutations = context.integer("permutations");
+
+    std::vector<KFigures> sweep;
+    for (const std::int64_t K : context.int_list("K")) {
+        KFigures k{K, {}};
+        for (const BaseProblem& base : base_problems(instance, K, context.seed()))
+            k.problems.push_back(measure_problem(context, model, base, permutations));
+        sweep.push_back(std::move(k));
+    }
+    if (sweep.empty()) throw std::invalid_argument(instance.id + ": the K sweep is empty");
+    return verdict_of(instance, model, sweep);
+}
+
+}  // namespace kcs::suites

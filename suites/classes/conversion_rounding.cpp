@@ -1,0 +1,445 @@
+// C-PRC-04 Conversion rounding (spec/v1/classes/C-PRC-04.yaml) for the
+// operators that store f16 or bf16 outputs computed in f32: matmul,
+// reduce_sum and softmax. The model is bitwise_rne: each stored value is
+// RN_out of the value being stored, bit for bit. That value is not
+// observable, so the protocol pins it down two ways:
+//   (a) two-addend sums, exact in f32 in any order, that fall on a tie of
+//       the target dtype, next to one, or at its overflow threshold
+//       (matmul and reduce_sum);
+//   (b) on `samples` N(0,1) outputs, every output whose y* lies farther from
+//       each rounding midpoint than the operator's accumulator-side bound
+//       (reduce_sum and softmax; matmul's catalog entry gives no samples).
+// Mismatches are classified by how the stored value relates to RNE.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "exactness_common.hpp"
+#include "exactness_probes.hpp"
+#include "kcs/reference/bounds.hpp"
+#include "kcs/reference/fill.hpp"
+#include "kcs/reference/matmul_oracle.hpp"
+#include "kcs/reference/reduce_sum_oracle.hpp"
+#include "kcs/reference/softmax_oracle.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "../tolerance/accumulator_side_bound.hpp"
+#include "../tolerance/bitwise_rne.hpp"
+#include "../tolerance/dot_bound.hpp"
+#include "../tolerance/stability_bound.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace exactness;
+using harness::HostTensor;
+
+// ---------------------------------------------------------------- kind (a)
+
+// A sum of two values of one sign whose exact value is a tie of a target
+// dtype, next to one, or at its overflow threshold. Two addends, not more:
+// the stored value then depends on one addition and the store alone, so a
+// kernel whose accumulator (or split partial sums) is narrower than f32 but
+// at least as wide as the output still rounds once, correctly, and every
+// mismatch is the store's. With more addends a narrow accumulator rounds a
+// partial sum first and shows as a wrong rounding here, which is C-PRC-01's
+// violation (and C-ORD-01's for split partials), not this class's.
+struct TieSum {
+    std::string name;
+    std::vector<double> addends;
+};
+
+// The ties and boundaries of target dtype G (precision p): 1 + 2^-p is the
+// tie between 1 and 1 + 2^(1-p) (even below), (1 + 2^(1-p)) + 2^-p the tie
+// between an odd value and the even one above; the neighbours of 2^-p put
+// the sum one step of the addend either side of the tie; max_G + 2^(emax-p)
+// is the overflow threshold (2 - 2^-p) 2^emax, which rounds to infinity.
+std::vector<TieSum> tie_sums_of(ref::Format target) {
+    const auto& g = ref::info(target);
+    const int p = g.precision;
+    const double half = std::ldexp(1.0, -p);                       // half an ulp of 1
+    const double odd = 1 + std::ldexp(1.0, 1 - p);                 // 1 + 1 ulp: odd last bit
+    const double above = half + std::ldexp(1.0, 1 - 2 * p);        // the next G value above 2^-p
+    const double below = half - std::ldexp(1.0, -2 * p);           // the G value below 2^-p
+    const double top_half = std::ldexp(1.0, g.exponent_bias - p);  // half an ulp of max_G
+    const std::string t(ref::to_string(target));
+    std::vector<TieSum> ties{
+        {t + " tie above an even value", {1, half}},   {t + " tie above an odd value", {odd, half}},
+        {t + " just above the even tie", {1, above}},  {t + " just below the even tie", {1, below}},
+        {t + " just above the odd tie", {odd, above}}, {t + " just below the odd tie", {odd, below}},
+    };
+    // The same ties p + 1 binades higher, among integers (spacing 4, ties at odd multiples of 2).
+    const int lift = p + 1;
+    const std::size_t base = ties.size();
+    for (std::size_t i = 0; i < base; ++i) {
+        TieSum lifted{ties[i].name + " x 2^" + std::to_string(lift), ties[i].addends};
+        for (double& a : lifted.addends) a = std::ldexp(a, lift);
+        ties.push_back(std::move(lifted));
+    }
+    ties.push_back({t + " overflow threshold (rounds to inf)", {g.max_finite, top_half}});
+    ties.push_back({t + " below the overflow threshold", {g.max_finite, top_half / 2}});
+    ties.push_back({t + " above the overflow threshold", {g.max_finite, top_half * 1.5}});
+    return ties;
+}
+
+bool normal_value_of(ref::Format format, double v) {
+    return ref::round_to(format, v) == v && std::fabs(v) >= ref::info(format).min_normal &&
+           std::fabs(v) <= ref::info(format).max_finite;
+}
+
+// The tie sums of both narrow targets whose addends are normal values of
+// the input dtype, each with every addend positive and again negative. For
+// an f32 output they check that the widening of the inputs and the store
+// are exact.
+std::vector<TieSum> tie_sums(ref::Format in) {
+    std::vector<TieSum> out;
+    for (const ref::Format target : {ref::Format::f16, ref::Format::bf16}) {
+        for (auto& s : tie_sums_of(target)) {
+            if (!std::all_of(s.addends.begin(), s.addends.end(), [&](double a) { return normal_value_of(in, a); }))
+                continue;
+            TieSum negative{"-(" + s.name + ")", s.addends};
+            for (double& a : negative.addends) a = -a;
+            out.push_back(std::move(s));
+            out.push_back(std::move(negative));
+        }
+    }
+    return out;
+}
+
+// Rows of a prime length past common vector widths, so that a kernel's
+// vector body and its scalar tail both receive addends; the rest is +0.
+constexpr std::int64_t kTieRowLength = 19;
+constexpr std::size_t kRowRotation = 7;  // coprime with the row length: every position is reached
+
+// Row r holds sum r's addends spread from first to last position, rotated
+// by the row so that every position (first, middle, last) gets addends.
+std::vector<double> tie_rows(const std::vector<TieSum>& sums) {
+    std::vector<double> x(sums.size() * kTieRowLength, 0.0);
+    for (std::size_t r = 0; r < sums.size(); ++r) {
+        const auto& a = sums[r].addends;
+        const std::size_t n = a.size();
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t spread = n == 1 ? 0 : j * (kTieRowLength - 1) / (n - 1);
+            const std::size_t position = (spread + kRowRotation * r) % kTieRowLength;
+            x[r * kTieRowLength + position] = a[j];
+        }
+    }
+    return x;
+}
+
+void require_exact(std::span<const double> terms, const std::string& what) {
+    if (!exact_in_f32_any_order(terms))
+        throw std::logic_error("C-PRC-04 probe construction: " + what + " is not exact in f32 in every order");
+}
+
+// ---------------------------------------------------------------- judging
+
+struct StoreRecord {
+    std::size_t index = 0;  // output element
+    std::string probe;      // tie sum name or sampled data set
+    double value = 0;       // the value stored: exact (a), y* (b)
+    std::uint32_t expected = 0;
+    std::uint32_t got = 0;
+    double width = 0;  // (b): E widened by the oracle's error; 0 for (a)
+    StoreMismatch kind = StoreMismatch::none;
+    std::vector<std::string> inputs;
+};
+
+StoreRecord store(std::size_t index, std::string probe, double value, ref::Format out, std::uint32_t got,
+                  double width = 0) {
+    StoreRecord r;
+    r.index = index;
+    r.probe = std::move(probe);
+    r.value = value;
+    r.expected = rne_bits(out, value);
+    r.got = got;
+    r.width = width;
+    return r;
+}
+
+class StoreTally {
+public:
+    explicit StoreTally(ref::Format out) : out_(out) {}
+
+    // Judges one store. Returns the kept record when it is the first mismatch
+    // of its kind (the caller then adds its inputs to the evidence), else null.
+    StoreRecord* judge(StoreRecord record, bool exact_value) {
+        record.kind = exact_value ? judge_exact_store(out_, record.value, record.got)
+                                  : judge_store_near(out_, record.expected, record.got);
+        ++checked_;
+        if (record.kind == StoreMismatch::none) return nullptr;
+        ++mismatches_;
+        ++by_kind_[std::string(to_string(record.kind))];
+        kinds_.insert(record.kind);
+        if (first_.contains(record.kind)) return nullptr;
+        return &(first_[record.kind] = std::move(record));
+    }
+
+    std::size_t checked() const { return checked_; }
+
+    harness::CaseResult verdict(const harness::Instance& instance, spec::Json details) const {
+        harness::Evidence e;
+        e.figure_name = "stores differing from RN_out";
+        e.figure = static_cast<double>(mismatches_);
+        e.bound = 0;
+        details["bound"] = cite(*instance.contract);
+        details["checked"] = checked_;
+        details["mismatches_by_kind"] = by_kind_;
+        e.details = std::move(details);
+        if (mismatches_ == 0)
+            return passed(std::to_string(checked_) + " stores equal RN_out bit for bit", std::move(e));
+        const std::string signature = rounding_signature(kinds_);
+        const StoreRecord& w = worst_for(signature);
+        e.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
+                                        w.inputs,
+                                        w.value,
+                                        ref::decode(out_, w.got),
+                                        hex(out_, w.got),
+                                        std::fabs(ref::decode(out_, w.got) - ref::decode(out_, w.expected)),
+                                        0};
+        e.details["worst"] = {{"probe", w.probe},
+                              {"kind", to_string(w.kind)},
+                              {"expected_bits", hex(out_, w.expected)},
+                              {"got_bits", hex(out_, w.got)},
+                              {"value_hex", hexfloat(w.value)},
+                              {"clearance_width", w.width}};
+        return failed(instance, signature,
+                      std::to_string(mismatches_) + " of " + std::to_string(checked_) + " stores differ from RN_out (" +
+                          std::string(to_string(w.kind)) + ", e.g. " + w.probe + ": expected " + hex(out_, w.expected) +
+                          ", got " + hex(out_, w.got) + ")",
+                      std::move(e));
+    }
+
+private:
+    static std::string hexfloat(double v) {
+        char text[40];
+        std::snprintf(text, sizeof text, "%a", v);
+        return text;
+    }
+
+    // The element that shows the signature: its defining kind first.
+    const StoreRecord& worst_for(const std::string& signature) const {
+        const StoreMismatch preferred = signature == "truncation"            ? StoreMismatch::toward_zero
+                                        : signature == "ties-away"           ? StoreMismatch::away_at_tie
+                                        : signature == "overflow-saturation" ? StoreMismatch::saturation
+                                        : signature == "nan-to-inf"          ? StoreMismatch::nan_to_inf
+                                                                             : StoreMismatch::other;
+        const auto it = first_.find(preferred);
+        return it != first_.end() ? it->second : first_.begin()->second;
+    }
+
+    ref::Format out_;
+    std::size_t checked_ = 0;
+    std::size_t mismatches_ = 0;
+    std::map<std::string, std::size_t> by_kind_;
+    std::set<StoreMismatch> kinds_;
+    std::map<StoreMismatch, StoreRecord> first_;
+};
+
+// ---------------------------------------------------------------- kind (a) per operator
+
+// matmul: A's rows are the tie sums, B's columns constants 1, 2^-1, 2^-3,
+// so each output is a tie sum scaled by a power of two (ties stay ties).
+void matmul_tie_sums(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally, spec::Json& details) {
+    const auto sums = tie_sums(f.in);
+    const std::vector<double> column_scales{1, 0.5, 0.125};
+    const std::vector<std::string> scale_names{"", " x 2^-1", " x 2^-3"};
+    const auto m = static_cast<std::int64_t>(sums.size());
+    const auto n = static_cast<std::int64_t>(column_scales.size());
+    std::vector<double> b(static_cast<std::size_t>(kTieRowLength * n));
+    for (std::int64_t k = 0; k < kTieRowLength; ++k)
+        for (std::int64_t j = 0; j < n; ++j)
+            b[static_cast<std::size_t>(k * n + j)] = column_scales[static_cast<std::size_t>(j)];
+    const HostTensor a_tensor = from_values(f.in_name, {m, kTieRowLength}, tie_rows(sums));
+    const HostTensor b_tensor = from_values(context.instance().config.inputs[1], {kTieRowLength, n}, b);
+    const auto a_values = values(a_tensor);
+    const auto b_values = values(b_tensor);
+    const ref::MatmulShape shape{1, static_cast<std::size_t>(m), static_cast<std::size_t>(kTieRowLength),
+                                 static_cast<std::size_t>(n)};
+    const auto oracle = ref::matmul_oracle(a_values, b_values, shape);
+    const auto outputs = context.run(invocation(context.instance(), {a_tensor, b_tensor}, {m, n}));
+    for (std::size_t i = 0; i < oracle.value.size(); ++i) {
+        const std::size_t row = i / static_cast<std::size_t>(n), col = i % static_cast<std::size_t>(n);
+        std::vector<double> terms(kTieRowLength);
+        for (std::size_t k = 0; k < terms.size(); ++k)
+            terms[k] = a_values[row * kTieRowLength + k] * b_values[k * static_cast<std::size_t>(n) + col];
+        require_exact(terms, sums[row].name);
+        StoreRecord r = store(i, sums[row].name + scale_names[col], oracle.value[i], f.out, bits_at(outputs[0], i));
+        if (StoreRecord* kept = tally.judge(std::move(r), true)) {
+            kept->inputs = depends_on_range("A", a_tensor, row * kTieRowLength, kTieRowLength);
+            std::vector<std::size_t> column(kTieRowLength);
+            for (std::size_t k = 0; k < column.size(); ++k) column[k] = k * static_cast<std::size_t>(n) + col;
+            const auto b_inputs = depends_on("B", b_tensor, column);
+            kept->inputs.insert(kept->inputs.end(), b_inputs.begin(), b_inputs.end());
+        }
+    }
+    details["tie_sums"] = sums.size();
+    details["tie_outputs"] = oracle.value.size();
+}
+
+void reduce_sum_tie_sums(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally,
+                         spec::Json& details) {
+    const auto sums = tie_sums(f.in);
+    const auto rows = static_cast<std::int64_t>(sums.size());
+    const HostTensor x = from_values(f.in_name, {rows, kTieRowLength}, tie_rows(sums));
+    const auto x_values = values(x);
+    const auto oracle = ref::reduce_sum_oracle(x_values, {sums.size(), kTieRowLength});
+    const auto outputs = context.run(invocation(context.instance(), {x}, {rows}));
+    for (std::size_t r = 0; r < sums.size(); ++r) {
+        require_exact(std::span(x_values).subspan(r * kTieRowLength, kTieRowLength), sums[r].name);
+        StoreRecord record = store(r, sums[r].name, oracle.value[r], f.out, bits_at(outputs[0], r));
+        if (StoreRecord* kept = tally.judge(std::move(record), true))
+            kept->inputs = depends_on_range("x", x, r * kTieRowLength, kTieRowLength);
+    }
+    details["tie_sums"] = sums.size();
+}
+
+// ---------------------------------------------------------------- check (b)
+
+// Row lengths of the sampled N(0,1) data sets (the catalog gives the number
+// of outputs, not their shape). reduce_sum: 16, a real f32 reduction whose E
+// stays far below the f16 and bf16 output spacing, so that nearly every
+// output qualifies, while each output costs only 16 normal draws (2^20
+// outputs at quick depth). softmax: 64, each input an output.
+constexpr std::int64_t kSumSampleRowLength = 16;
+constexpr std::int64_t kSoftmaxSampleRowLength = 64;
+// Outputs per invocation, so that quick and full depths (2^20 samples) run
+// in buffers of a modest size.
+constexpr std::int64_t kSampleOutputsPerRun = 1 << 16;
+
+// Rows [first_row, first_row + rows) of the sampled data set: N(0,1), input
+// tensor 0, stream 0, element indices continuing across runs.
+HostTensor sampled_rows(const ConfigFormats& f, std::uint64_t seed, std::int64_t first_row, std::int64_t rows,
+                        std::int64_t length) {
+    std::vector<std::uint32_t> bits(static_cast<std::size_t>(rows * length));
+    ref::fill_bits(f.in, ref::Normal{0, 1}, ref::TensorStream{seed, 0}, static_cast<std::uint64_t>(first_row * length),
+                   bits);
+    return tensor_of_bits(f.in_name, {rows, length}, bits);
+}
+
+std::string sampled_name(std::int64_t length) { return "N(0,1) rows of " + std::to_string(length); }
+
+struct SampleCount {
+    std::size_t outputs = 0;
+    std::size_t qualifying = 0;
+};
+
+const spec::ContractClass& class_of(const harness::ProbeContext& context, const std::string& id) {
+    const auto* c = context.catalog().find_class(id);
+    if (!c) throw std::invalid_argument("the catalog has no class " + id + ", whose bound C-PRC-04 check (b) uses");
+    return *c;
+}
+
+SampleCount reduce_sum_samples(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally,
+                               spec::Json& details) {
+    const auto& prc01 = class_of(context, "C-PRC-01");
+    const auto dot_bound = tolerance::DotBound::from_catalog(prc01);
+    const double u_acc = ref::info(f.acc).unit_roundoff;
+    const std::int64_t samples = context.integer("samples");
+    SampleCount count;
+    for (std::int64_t first = 0; first < samples; first += kSampleOutputsPerRun) {
+        const std::int64_t rows = std::min(kSampleOutputsPerRun, samples - first);
+        const HostTensor x = sampled_rows(f, context.seed(), first, rows, kSumSampleRowLength);
+        const auto oracle = ref::reduce_sum_oracle(values(x), {static_cast<std::size_t>(rows), kSumSampleRowLength});
+        const auto outputs = context.run(invocation(context.instance(), {x}, {rows}));
+        for (std::size_t r = 0; r < oracle.value.size(); ++r) {
+            ++count.outputs;
+            const double y = oracle.value[r], m = oracle.magnitude[r];
+            // E: C-PRC-01's element bound without its output term, c gamma(K, u_acc) M.
+            const double width = dot_bound.params.c * ref::gamma(kSumSampleRowLength, u_acc) * m +
+                                 reduce_sum_oracle_error(kSumSampleRowLength, y, m);
+            if (!clear_of_midpoints(f.out, y, width)) continue;
+            ++count.qualifying;
+            StoreRecord record = store(static_cast<std::size_t>(first) + r, sampled_name(kSumSampleRowLength), y, f.out,
+                                       bits_at(outputs[0], r), width);
+            if (StoreRecord* kept = tally.judge(std::move(record), false))
+                kept->inputs = depends_on_range("x", x, r * kSumSampleRowLength, kSumSampleRowLength);
+        }
+    }
+    details["accumulator_side_bound"] = cite(prc01);
+    return count;
+}
+
+SampleCount softmax_samples(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally,
+                            spec::Json& details) {
+    const auto& prc02 = class_of(context, "C-PRC-02");
+    const auto stability_bound = tolerance::StabilityBound::from_catalog(prc02);
+    const double u_acc = ref::info(f.acc).unit_roundoff;
+    const std::int64_t samples = context.integer("samples");
+    const std::int64_t total_rows = (samples + kSoftmaxSampleRowLength - 1) / kSoftmaxSampleRowLength;
+    const std::int64_t rows_per_run = kSampleOutputsPerRun / kSoftmaxSampleRowLength;
+    SampleCount count;
+    for (std::int64_t first = 0; first < total_rows; first += rows_per_run) {
+        const std::int64_t rows = std::min(rows_per_run, total_rows - first);
+        const HostTensor x = sampled_rows(f, context.seed(), first, rows, kSoftmaxSampleRowLength);
+        const auto x_values = values(x);
+        const auto oracle = ref::softmax_oracle(x_values, {static_cast<std::size_t>(rows), kSoftmaxSampleRowLength},
+                                                ref::MaskedRow::nan);
+        const auto outputs = context.run(invocation(context.instance(), {x}, {rows, kSoftmaxSampleRowLength}));
+        for (std::size_t i = 0; i < oracle.value.size(); ++i) {
+            ++count.outputs;
+            const std::size_t row = i / kSoftmaxSampleRowLength;
+            const double y = oracle.value[i];
+            const double gap = oracle.row_max[row] - x_values[i];
+            // E: C-PRC-02's element bound without its output term, c gamma(L, u_acc) M.
+            const double magnitude = softmax_magnitude(kSoftmaxSampleRowLength, u_acc, f.out, y, gap);
+            const double width =
+                stability_bound.c * ref::gamma(kSoftmaxSampleRowLength, u_acc) * magnitude + softmax_oracle_error(y);
+            if (!clear_of_midpoints(f.out, y, width)) continue;
+            ++count.qualifying;
+            StoreRecord record = store(static_cast<std::size_t>(first * kSoftmaxSampleRowLength) + i,
+                                       sampled_name(kSoftmaxSampleRowLength), y, f.out, bits_at(outputs[0], i), width);
+            if (StoreRecord* kept = tally.judge(std::move(record), false))
+                kept->inputs = depends_on_range("x", x, row * kSoftmaxSampleRowLength, kSoftmaxSampleRowLength);
+        }
+    }
+    details["accumulator_side_bound"] = cite(prc02);
+    return count;
+}
+
+// Check (b) judges the rounding of a narrowing store; an output as wide as
+// the accumulator has none (its ulp is below any accumulator bound, so no
+// output would qualify).
+bool narrowing_store(const ConfigFormats& f) { return ref::info(f.out).precision < ref::info(f.acc).precision; }
+
+void record_samples(spec::Json& details, const SampleCount& count) {
+    details["sampled_outputs"] = count.outputs;
+    details["qualifying_outputs"] = count.qualifying;
+}
+
+}  // namespace
+
+harness::CaseResult conversion_rounding_matmul(harness::ProbeContext& context) {
+    const ConfigFormats f = formats_of(context.instance());
+    StoreTally tally(f.out);
+    spec::Json details = spec::Json::object();
+    matmul_tie_sums(context, f, tally, details);
+    return tally.verdict(context.instance(), std::move(details));
+}
+
+harness::CaseResult conversion_rounding_reduce_sum(harness::ProbeContext& context) {
+    const ConfigFormats f = formats_of(context.instance());
+    StoreTally tally(f.out);
+    spec::Json details = spec::Json::object();
+    reduce_sum_tie_sums(context, f, tally, details);
+    if (narrowing_store(f)) record_samples(details, reduce_sum_samples(context, f, tally, details));
+    return tally.verdict(context.instance(), std::move(details));
+}
+
+harness::CaseResult conversion_rounding_softmax(harness::ProbeContext& context) {
+    const ConfigFormats f = formats_of(context.instance());
+    StoreTally tally(f.out);
+    spec::Json details = spec::Json::object();
+    if (!narrowing_store(f)) {
+        // Softmax has no kind (a) probe (its values are never exact sums), and
+        // an f32 output has no narrowing store for check (b) to judge.
+        details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";
+        return tally.verdict(context.instance(), std::move(details));
+    }
+    record_samples(details, softmax_samples(context, f, tally, details));
+    return tally.verdict(context.instance(), std::move(details));
+}
+
+}  // namespace kcs::suites

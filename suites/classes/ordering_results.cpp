@@ -1,0 +1,75 @@
+#include "ordering_results.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "../tolerance/model_citation.hpp"
+
+
+namespace kcs::suites {
+
+namespace {
+
+std::string bits_text(std::uint64_t bits, kcs_dtype dtype) {
+    char text[24];
+    const int digits = static_cast<int>(harness::dtype_size(dtype) * 2);
+    std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(bits));
+    return text;
+}
+
+}  // namespace
+
+spec::Json citation(const harness::Instance& instance) { return tolerance::model_citation(*instance.contract); }
+
+harness::CaseResult passed(const harness::Instance& instance, std::string message, harness::Evidence evidence) {
+    harness::CaseResult result;
+    result.verdict = harness::Verdict::pass;
+    result.message = std::move(message);
+    evidence.details["citation"] = citation(instance);
+    result.evidence = std::move(evidence);
+    return result;
+}
+
+harness::CaseResult failed(const harness::Instance& instance, const std::string& signature, std::string message,
+                           harness::Evidence evidence) {
+    if (signature != "unmatched" && instance.contract->signature(signature) == nullptr)
+        throw std::logic_error(instance.contract->id + " has no violation signature '" + signature + "'");
+    harness::CaseResult result;
+    result.verdict = harness::Verdict::fail;
+    result.violated_class = instance.contract->id;
+    result.signature = signature;
+    result.message = std::move(message);
+    evidence.details["citation"] = citation(instance);
+    result.evidence = std::move(evidence);
+    return result;
+}
+
+std::uint64_t previous_seed(std::uint64_t seed) { return seed - 1; }  // unsigned: wraps mod 2^64
+
+harness::WorstElement differing_element(const tolerance::BitwiseDifference& difference,
+                                        const harness::HostTensor& expected, std::size_t expected_index,
+                                        const harness::HostTensor& got, std::size_t got_index,
+                                        std::size_t output_index, std::vector<std::string> inputs) {
+    harness::WorstElement worst;
+    worst.index = static_cast<std::int64_t>(output_index);
+    worst.inputs = std::move(inputs);
+    worst.expected = expected.value(expected_index);
+    worst.got = got.value(got_index);
+    worst.got_bits = bits_text(difference.got_bits, got.dtype);
+    worst.error = std::fabs(worst.got - worst.expected);
+    worst.bound = 0;
+    return worst;
+}
+
+spec::Json differences_json(const tolerance::BitwiseComparison& comparison, kcs_dtype dtype,
+                            std::size_t first_element) {
+    spec::Json rows = spec::Json::array();
+    for (const auto& d : comparison.differences)
+        rows.push_back({{"element", first_element + d.element},
+                        {"expected", bits_text(d.expected_bits, dtype)},
+                        {"got", bits_text(d.got_bits, dtype)}});
+    return rows;
+}
+
+}  // namespace kcs::suites

@@ -1,0 +1,78 @@
+// Problems of the reducing operators whose reduced axis the precision and
+// ordering classes study (matmul's K, the last axis of reduce_sum and
+// softmax): operands drawn from the catalog generator, their invocation,
+// the oracle's y* and magnitude term, and permutations of the reduced axis.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kcs/harness/probe.hpp"
+#include "kcs/reference/distributions.hpp"
+
+namespace kcs::suites::precision {
+
+enum class ReducingOperator { matmul, reduce_sum, softmax };
+
+// Throws std::invalid_argument for an operator without a reduced axis here.
+ReducingOperator reducing_operator(const harness::Instance& instance);
+
+// One problem as exact values of the configuration's input dtypes.
+struct ReductionProblem {
+    ReducingOperator op = ReducingOperator::reduce_sum;
+    std::int64_t rows = 0;  // M (matmul) or R
+    std::int64_t k = 0;     // the reduced axis
+    std::int64_t cols = 1;  // N (matmul); 1 otherwise
+    std::vector<double> a;  // matmul A [rows, k]; reduce_sum and softmax x [rows, k]
+    std::vector<double> b;  // matmul B [k, cols]; empty otherwise
+    std::string data_set;   // how the operands were made, for evidence
+};
+
+// Operands from `distribution` with the case seed (operand t is input tensor t).
+ReductionProblem draw_problem(const harness::Instance& instance, std::int64_t rows, std::int64_t k, std::int64_t cols,
+                              const ref::Distribution& distribution, std::uint64_t seed, std::string data_set);
+
+std::size_t output_count(const ReductionProblem& problem);
+
+// Runs the problem on the adapter (under the integrity protocol) and returns
+// its output tensor.
+harness::HostTensor run_problem(harness::ProbeContext& context, const ReductionProblem& problem);
+
+// y* of every output and the magnitude term of its reduction: sum |a_k b_k|
+// (matmul) and sum |x_k| (reduce_sum), as the oracles return them; for
+// softmax y_i*, the denominator's magnitude s (a sum of positive terms, so
+// s itself) carried to y_i = e_i / s by its sensitivity |dy_i / ds| * s = y_i.
+struct ReductionReference {
+    std::vector<double> value;
+    std::vector<double> magnitude;
+};
+ReductionReference reduction_reference(const ReductionProblem& problem);
+
+// The same problem with its reduced axis reordered: position p holds the
+// entry that was at order[p] (the columns of A and rows of B together).
+ReductionProblem permute_reduced_axis(const ReductionProblem& problem, std::span<const std::uint64_t> order);
+
+// Outputs of a permuted problem back in the original problem's order
+// (only softmax outputs are indexed by the reduced axis).
+std::vector<double> restore_order(const ReductionProblem& problem, std::vector<double> outputs,
+                                  std::span<const std::uint64_t> order);
+
+// Where output `index` of the original problem lies in the outputs of the
+// problem permuted by `order` (softmax outputs move with the axis).
+std::size_t permuted_position(const ReductionProblem& problem, std::span<const std::uint64_t> order, std::size_t index);
+
+// The inputs output `index` depends on: their bits ("x[3,17]=0x3f800000")
+// when there are at most 64 of them, else their index ranges (SPEC section 9).
+std::vector<std::string> element_inputs(const harness::Instance& instance, const ReductionProblem& problem,
+                                        std::size_t index);
+
+// The encoding of a value of `dtype`, "0x3f800000".
+std::string value_bits(const std::string& dtype, double value);
+
+// u(t) of a catalog float dtype.
+double unit_roundoff(const std::string& dtype);
+
+}  // namespace kcs::suites::precision

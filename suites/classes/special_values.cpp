@@ -1,0 +1,357 @@
+// C-EXC-01 NaN and Inf propagation (spec/v1/classes/C-EXC-01.yaml) for
+// matmul, reduce_sum, reduce_max and softmax. Probes place values of the
+// special-value sets (nans, infinities, zeros) at the first, middle and last
+// positions of the reduced axis, one per probe and in pairs (+inf with -inf,
+// NaN with inf), every other element from normal(0, 1); softmax adds masks
+// at random positions (stream 2^16), rows of one unmasked entry and fully
+// masked rows. The oracle evaluates each operator's definition in f64 under
+// IEEE 754 and the ieee_special model judges every element by class.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "exactness_common.hpp"
+#include "exactness_probes.hpp"
+#include "kcs/reference/matmul_oracle.hpp"
+#include "kcs/reference/philox.hpp"
+#include "kcs/reference/reduce_max_oracle.hpp"
+#include "kcs/reference/reduce_sum_oracle.hpp"
+#include "kcs/reference/softmax_oracle.hpp"
+#include "kcs/reference/special_values.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "../tolerance/ieee_special.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace exactness;
+using harness::HostTensor;
+
+constexpr std::uint32_t kMaskStream = ref::auxiliary_stream(0);  // stream 2^16: softmax's random positions
+// A row length whose middle, floor(L/2), is distinct from first and last.
+constexpr std::size_t kRowLength = 17;
+// Softmax rows drawn at random per kind (masks, single unmasked entries).
+constexpr int kRandomMaskRows = 4;
+constexpr int kSingleEntryRows = 2;
+
+// ---------------------------------------------------------------- placing special values
+
+struct Placement {
+    std::size_t position;
+    std::uint32_t bits;
+};
+
+// One row (or one column of B) of a probe: the special values it holds.
+struct SpecialLine {
+    std::string label;
+    std::vector<Placement> specials;
+};
+
+struct SpecialValues {
+    std::uint32_t plus_nan, minus_nan, plus_inf, minus_inf, plus_zero, minus_zero;
+};
+
+SpecialValues special_values_of(ref::Format f) {
+    const auto nans = ref::special_subset(f, "nans");
+    const auto infinities = ref::special_subset(f, "infinities");
+    const auto zeros = ref::special_subset(f, "zeros");
+    return {nans.at(0), nans.at(1), infinities.at(0), infinities.at(1), zeros.at(0), zeros.at(1)};
+}
+
+std::string name_of(const SpecialValues& s, std::uint32_t bits) {
+    if (bits == s.plus_nan) return "+qNaN";
+    if (bits == s.minus_nan) return "-qNaN";
+    if (bits == s.plus_inf) return "+inf";
+    if (bits == s.minus_inf) return "-inf";
+    if (bits == s.plus_zero) return "+0";
+    if (bits == s.minus_zero) return "-0";
+    return "special";
+}
+
+std::size_t at(ref::Position p) { return ref::position_index(p, kRowLength); }
+std::string at_name(ref::Position p) {
+    return p == ref::Position::first ? "first" : p == ref::Position::middle ? "middle" : "last";
+}
+constexpr std::array<ref::Position, 3> kPositions{ref::Position::first, ref::Position::middle, ref::Position::last};
+
+SpecialLine single(const SpecialValues& s, std::uint32_t bits, ref::Position p) {
+    return {name_of(s, bits) + " at " + at_name(p), {{at(p), bits}}};
+}
+
+SpecialLine pair(const SpecialValues& s, std::uint32_t a, ref::Position pa, std::uint32_t b, ref::Position pb) {
+    return {name_of(s, a) + " at " + at_name(pa) + " with " + name_of(s, b) + " at " + at_name(pb),
+            {{at(pa), a}, {at(pb), b}}};
+}
+
+// A row whose every entry is special, cycling through `cycle`.
+SpecialLine filled(std::string label, std::vector<std::uint32_t> cycle) {
+    SpecialLine line{std::move(label), {}};
+    for (std::size_t j = 0; j < kRowLength; ++j) line.specials.push_back({j, cycle[j % cycle.size()]});
+    return line;
+}
+
+// Every value of the nans and infinities sets at every named position, and
+// the pairs +inf with -inf and NaN with inf.
+std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s) {
+    using P = ref::Position;
+    std::vector<SpecialLine> lines;
+    for (const std::uint32_t v : {s.plus_nan, s.minus_nan, s.plus_inf, s.minus_inf})
+        for (const P p : kPositions) lines.push_back(single(s, v, p));
+    lines.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last));
+    lines.push_back(pair(s, s.minus_inf, P::middle, s.plus_inf, P::last));
+    lines.push_back(pair(s, s.plus_nan, P::first, s.plus_inf, P::last));
+    lines.push_back(pair(s, s.minus_inf, P::first, s.minus_nan, P::middle));
+    lines.push_back({"normal(0, 1) only", {}});
+    return lines;
+}
+
+// Rows of normal(0, 1) (input tensor 0, the case seed) with the lines' specials in place.
+HostTensor rows_with(const ConfigFormats& f, std::uint64_t seed, const std::vector<SpecialLine>& lines) {
+    HostTensor x = generate(f.in_name, {static_cast<std::int64_t>(lines.size()), static_cast<std::int64_t>(kRowLength)},
+                            ref::Normal{0, 1}, seed, 0);
+    for (std::size_t r = 0; r < lines.size(); ++r)
+        for (const auto& p : lines[r].specials) x.set_bits(r * kRowLength + p.position, p.bits);
+    return x;
+}
+
+// ---------------------------------------------------------------- judging
+
+struct Element {
+    std::size_t index;
+    SpecialExpectation expected;
+    double y_star;  // the oracle's value (NaN for a NaN row, 0 for a masked position)
+    std::string probe;
+};
+
+struct Miss {
+    Element element;
+    std::uint32_t got;
+    std::vector<std::string> inputs;
+};
+
+harness::CaseResult judge(const harness::ProbeContext& context, const HostTensor& output,
+                          const std::vector<Element>& elements,
+                          const std::function<std::vector<std::string>(std::size_t)>& inputs_of) {
+    const auto& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    std::map<SpecialMismatch, Miss> first;
+    std::map<std::string, std::size_t> by_kind, by_probe;
+    std::set<SpecialMismatch> kinds;
+    std::size_t misses = 0;
+    for (const auto& e : elements) {
+        const std::uint32_t got = bits_at(output, e.index);
+        const SpecialMismatch m = judge_special(e.expected, f.out, got);
+        if (m == SpecialMismatch::none) continue;
+        ++misses;
+        kinds.insert(m);
+        ++by_kind[std::string(to_string(m))];
+        ++by_probe[e.probe];
+        if (!first.contains(m)) first.emplace(m, Miss{e, got, inputs_of(e.index)});
+    }
+    harness::Evidence evidence;
+    evidence.figure_name = "elements of the wrong IEEE class";
+    evidence.figure = static_cast<double>(misses);
+    evidence.bound = 0;
+    evidence.details = {{"bound", cite(*instance.contract)},
+                        {"elements", elements.size()},
+                        {"masked_row", context.claims().at("masked_row")},
+                        {"mismatches_by_kind", by_kind},
+                        {"mismatches_by_probe", by_probe}};
+    if (misses == 0)
+        return passed("all " + std::to_string(elements.size()) + " elements of the expected IEEE class",
+                      std::move(evidence));
+    const std::string signature = special_signature(kinds);
+    const auto shown = std::find_if(first.begin(), first.end(), [&](const auto& entry) {
+        return std::string(to_string(entry.first)) == signature;
+    });
+    const Miss& w = shown != first.end() ? shown->second : first.begin()->second;
+    const double got_value = ref::decode(f.out, w.got);
+    evidence.worst = harness::WorstElement{
+        static_cast<std::int64_t>(w.element.index), w.inputs, w.element.y_star, got_value, hex(f.out, w.got), 0, 0};
+    evidence.details["worst"] = {{"probe", w.element.probe}, {"expected", to_string(w.element.expected)}};
+    return failed(instance, signature,
+                  std::to_string(misses) + " elements of the wrong class; e.g. " + w.element.probe + ": expected " +
+                      std::string(to_string(w.element.expected)) + ", got " + hex(f.out, w.got),
+                  std::move(evidence));
+}
+
+// ---------------------------------------------------------------- row operators
+
+using RowOracle = std::vector<double> (*)(std::span<const double>, const ref::RowShape&);
+
+std::vector<double> sum_of_rows(std::span<const double> x, const ref::RowShape& shape) {
+    return ref::reduce_sum_oracle(x, shape).value;
+}
+
+// reduce_sum and reduce_max: one output per row.
+harness::CaseResult judge_reduction(harness::ProbeContext& context, const std::vector<SpecialLine>& lines,
+                                    RowOracle oracle) {
+    const ConfigFormats f = formats_of(context.instance());
+    const HostTensor x = rows_with(f, context.seed(), lines);
+    const auto y = oracle(values(x), {lines.size(), kRowLength});
+    const auto outputs = context.run(invocation(context.instance(), {x}, {static_cast<std::int64_t>(lines.size())}));
+    std::vector<Element> elements;
+    for (std::size_t r = 0; r < lines.size(); ++r) elements.push_back({r, expectation_of(y[r]), y[r], lines[r].label});
+    return judge(context, outputs[0], elements,
+                 [&x](std::size_t r) { return depends_on_range("x", x, r * kRowLength, kRowLength); });
+}
+
+std::vector<SpecialLine> reduce_max_lines(const SpecialValues& s) {
+    auto lines = singles_and_pairs(s);
+    for (std::size_t p = 0; p < kRowLength; ++p)  // NaN at each position
+        lines.push_back({name_of(s, p % 2 ? s.minus_nan : s.plus_nan) + " at position " + std::to_string(p),
+                         {{p, p % 2 ? s.minus_nan : s.plus_nan}}});
+    lines.push_back(filled("all +qNaN", {s.plus_nan}));
+    lines.push_back(filled("all NaN, both signs", {s.minus_nan, s.plus_nan}));
+    lines.push_back(filled("all -inf", {s.minus_inf}));
+    lines.push_back(filled("all +inf", {s.plus_inf}));
+    return lines;
+}
+
+// ---------------------------------------------------------------- softmax
+
+// Integers drawn in order from stream 2^16 of input tensor 0.
+class PositionDraws {
+public:
+    explicit PositionDraws(std::uint64_t seed) : seed_(seed) {}
+    std::int64_t next(std::int64_t lo, std::int64_t hi) {
+        return draw_integers(seed_, 0, kMaskStream, index_++, 1, lo, hi)[0];
+    }
+
+private:
+    std::uint64_t seed_;
+    std::uint64_t index_ = 0;
+};
+
+std::vector<SpecialLine> softmax_lines(const SpecialValues& s, std::uint64_t seed) {
+    using P = ref::Position;
+    std::vector<SpecialLine> lines;
+    for (const std::uint32_t v : {s.plus_nan, s.plus_inf, s.minus_inf})
+        for (const P p : kPositions) lines.push_back(single(s, v, p));
+    lines.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last));
+    lines.push_back(pair(s, s.plus_nan, P::middle, s.plus_inf, P::last));
+    PositionDraws draws(seed);
+    const auto last = static_cast<std::int64_t>(kRowLength) - 1;
+    for (const std::uint32_t v : {s.plus_nan, s.minus_nan, s.plus_inf}) {
+        const auto p = static_cast<std::size_t>(draws.next(0, last));
+        lines.push_back({name_of(s, v) + " at random position " + std::to_string(p), {{p, v}}});
+    }
+    for (int r = 0; r < kRandomMaskRows; ++r) {  // -inf masks, each position masked with probability 1/2
+        SpecialLine line{"random -inf masks", {}};
+        for (std::size_t j = 0; j < kRowLength; ++j)
+            if (draws.next(0, 1) == 0) line.specials.push_back({j, s.minus_inf});
+        lines.push_back(std::move(line));
+    }
+    for (int r = 0; r < kSingleEntryRows; ++r) {
+        const auto keep = static_cast<std::size_t>(draws.next(0, last));
+        SpecialLine line{"one unmasked entry at " + std::to_string(keep), {}};
+        for (std::size_t j = 0; j < kRowLength; ++j)
+            if (j != keep) line.specials.push_back({j, s.minus_inf});
+        lines.push_back(std::move(line));
+    }
+    lines.push_back(filled("fully masked", {s.minus_inf}));
+    lines.push_back(filled("fully masked", {s.minus_inf}));
+    lines.push_back({"normal(0, 1) only", {}});
+    return lines;
+}
+
+// ---------------------------------------------------------------- matmul
+
+constexpr std::size_t kInner = kRowLength;  // K
+
+// Columns of B: plain, exact zeros where A's rows hold infinities (0 * inf
+// is NaN), and specials of their own.
+std::vector<SpecialLine> matmul_columns(const SpecialValues& s) {
+    using P = ref::Position;
+    std::vector<SpecialLine> columns{{"normal(0, 1) only", {}}, {"normal(0, 1) only", {}}};
+    for (const P p : kPositions) columns.push_back(single(s, s.plus_zero, p));
+    columns.push_back(single(s, s.minus_zero, P::middle));
+    columns.push_back(single(s, s.plus_nan, P::last));
+    columns.push_back(single(s, s.plus_inf, P::middle));
+    columns.push_back(single(s, s.minus_inf, P::first));
+    columns.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last));
+    columns.push_back({"normal(0, 1) only", {}});
+    return columns;
+}
+
+harness::CaseResult judge_matmul(harness::ProbeContext& context) {
+    const auto& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const SpecialValues s_a = special_values_of(f.in);
+    const std::string b_dtype = instance.config.inputs[1];
+    const SpecialValues s_b = special_values_of(float_format(b_dtype));
+    const auto rows = singles_and_pairs(s_a);
+    const auto columns = matmul_columns(s_b);
+    const auto m = static_cast<std::int64_t>(rows.size()), n = static_cast<std::int64_t>(columns.size());
+    const auto k = static_cast<std::int64_t>(kInner);
+
+    HostTensor a = rows_with(f, context.seed(), rows);
+    HostTensor b = generate(b_dtype, {k, n}, ref::Normal{0, 1}, context.seed(), 1);
+    for (std::size_t c = 0; c < columns.size(); ++c)
+        for (const auto& p : columns[c].specials) b.set_bits(p.position * columns.size() + c, p.bits);
+
+    const auto y = ref::matmul_oracle(values(a), values(b), {1, rows.size(), kInner, columns.size()}).value;
+    const auto outputs = context.run(invocation(instance, {a, b}, {m, n}));
+    std::vector<Element> elements;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        const std::size_t r = i / columns.size(), c = i % columns.size();
+        elements.push_back(
+            {i, expectation_of(y[i]), y[i], "A row: " + rows[r].label + "; B column: " + columns[c].label});
+    }
+    const std::size_t width = columns.size();
+    return judge(context, outputs[0], elements, [&a, &b, width](std::size_t i) {
+        const std::size_t r = i / width, c = i % width;
+        auto out = depends_on_range("A", a, r * kInner, kInner);
+        std::vector<std::size_t> column(kInner);
+        for (std::size_t j = 0; j < kInner; ++j) column[j] = j * width + c;
+        const auto from_b = depends_on("B", b, column);
+        out.insert(out.end(), from_b.begin(), from_b.end());
+        return out;
+    });
+}
+
+}  // namespace
+
+harness::CaseResult special_values_matmul(harness::ProbeContext& context) { return judge_matmul(context); }
+
+harness::CaseResult special_values_reduce_sum(harness::ProbeContext& context) {
+    const SpecialValues s = special_values_of(formats_of(context.instance()).in);
+    return judge_reduction(context, singles_and_pairs(s), sum_of_rows);
+}
+
+harness::CaseResult special_values_reduce_max(harness::ProbeContext& context) {
+    const SpecialValues s = special_values_of(formats_of(context.instance()).in);
+    return judge_reduction(context, reduce_max_lines(s), ref::reduce_max_oracle);
+}
+
+harness::CaseResult special_values_softmax(harness::ProbeContext& context) {
+    const auto& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const auto lines = softmax_lines(special_values_of(f.in), context.seed());
+    const bool masked_row_zero = context.claims().at("masked_row") == "zero";
+    const HostTensor x = rows_with(f, context.seed(), lines);
+    const auto x_values = values(x);
+    const auto oracle = ref::softmax_oracle(x_values, {lines.size(), kRowLength},
+                                            masked_row_zero ? ref::MaskedRow::zero : ref::MaskedRow::nan);
+    const auto length = static_cast<std::int64_t>(kRowLength);
+    const auto outputs = context.run(invocation(instance, {x}, {static_cast<std::int64_t>(lines.size()), length}));
+    std::vector<Element> elements;
+    for (std::size_t i = 0; i < oracle.value.size(); ++i) {
+        const std::size_t r = i / kRowLength;
+        const double m = oracle.row_max[r];
+        SpecialExpectation expected = expectation_of(oracle.value[i]);
+        if (m == -HUGE_VAL)
+            expected = masked_row_zero ? SpecialExpectation::masked_row_zero : SpecialExpectation::masked_row_nan;
+        else if (std::isfinite(m) && x_values[i] == -HUGE_VAL)
+            expected = SpecialExpectation::masked_zero;  // the oracle's value there is +0
+        elements.push_back({i, expected, oracle.value[i], lines[r].label});
+    }
+    return judge(context, outputs[0], elements,
+                 [&x](std::size_t i) { return depends_on_range("x", x, i / kRowLength * kRowLength, kRowLength); });
+}
+
+}  // namespace kcs::suites

@@ -1,0 +1,568 @@
+// C-CMP-02 Subnormal handling (spec/v1/classes/C-CMP-02.yaml) for matmul,
+// reduce_sum, reduce_max and softmax. Each probe is built from the
+// subnormals set, the extremes set and the grid of subnormals (integers
+// times the smallest subnormal, stream 2^16) so that its result is exact
+// when subnormals are honoured (y_pres), and flushing at any step gives the
+// value of flushing inputs and results only (y_flush). Probes act on one
+// side: input-side (a subnormal input, a normal result: only DAZ changes
+// it), output-side (normal inputs, a subnormal result: only FTZ changes it)
+// or both. Every distinguishing element (y_pres != y_flush) is classified
+// as pres, flush or neither and judged by subnormal_policy against the
+// subnormals claim.
+#include <algorithm>
+#include <cmath>
+#include <array>
+#include <functional>
+#include <limits>
+#include <map>
+#include <span>
+
+#include "exactness_common.hpp"
+#include "exactness_probes.hpp"
+#include "kcs/reference/matmul_oracle.hpp"
+#include "kcs/reference/philox.hpp"
+#include "kcs/reference/reduce_max_oracle.hpp"
+#include "kcs/reference/reduce_sum_oracle.hpp"
+#include "kcs/reference/softmax_oracle.hpp"
+#include "kcs/reference/special_values.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "../tolerance/subnormal_policy.hpp"
+#include "../tolerance/ulp_table.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace exactness;
+using harness::HostTensor;
+
+constexpr std::uint32_t kGridStream = ref::auxiliary_stream(0);  // stream 2^16
+
+// ---------------------------------------------------------------- the oracle of exact probes
+
+bool is_subnormal(ref::Format f, double v) { return v != 0 && std::fabs(v) < ref::info(f).min_normal; }
+
+// A subnormal input read as a zero of its sign.
+double flush_input(ref::Format in, double v) { return is_subnormal(in, v) ? std::copysign(0.0, v) : v; }
+
+// A result rounded once to the output dtype, then a subnormal replaced by zero.
+double flushed_result(ref::Format out, double v) {
+    const double r = ref::round_to(out, v);
+    return is_subnormal(out, r) ? std::copysign(0.0, r) : r;
+}
+
+// y_pres must be exact: the honoured result is a value of the output dtype.
+double exact_result(ref::Format out, double v, const std::string& probe) {
+    if (ref::round_to(out, v) != v)
+        throw std::logic_error("C-CMP-02 probe construction: " + probe + " has an inexact result");
+    return v;
+}
+
+// Whether flushing any intermediate of a sum of `terms` in any order gives
+// y_flush (the class's reference oracle rejects a probe otherwise). The
+// sum qualifies when it has at most one nonzero term; when every term is a
+// multiple of a power of two that is itself normal in the accumulator (no
+// partial sum can be subnormal there); when no partial sum can reach the
+// smallest normal (every partial sum is subnormal, so any flushing gives 0);
+// or when its two nonzero terms are the inputs themselves (flushing the one
+// addition is flushing the result).
+bool flush_consistent(std::span<const double> terms, bool terms_are_inputs, ref::Format acc) {
+    const double tiny = ref::info(acc).min_normal;
+    std::size_t nonzero = 0;
+    int lowest = std::numeric_limits<int>::max();
+    for (const double t : terms) {
+        if (t == 0) continue;
+        ++nonzero;
+        lowest = std::min(lowest, lowest_set_bit(t));
+    }
+    return nonzero <= 1 || std::ldexp(1.0, lowest) >= tiny || largest_partial_sum(terms) < tiny ||
+           (nonzero == 2 && terms_are_inputs);
+}
+
+void require_exact_and_consistent(std::span<const double> terms, bool terms_are_inputs, ref::Format acc,
+                                  const std::string& probe) {
+    if (!exact_in_f32_any_order(terms))
+        throw std::logic_error("C-CMP-02 probe construction: " + probe + " is not exact in every order");
+    if (!flush_consistent(terms, terms_are_inputs, acc))
+        throw std::logic_error("C-CMP-02 probe construction: flushing an intermediate of " + probe +
+                               " could give a third value");
+}
+
+SubnormalSide side_of(bool subnormal_input, bool subnormal_result) {
+    if (subnormal_input && subnormal_result) return SubnormalSide::both;
+    return subnormal_input ? SubnormalSide::input : SubnormalSide::output;
+}
+
+// ---------------------------------------------------------------- probes and their judging
+
+// One distinguishing output element and what the claim allows there.
+struct Expectation {
+    std::size_t index = 0;  // in the batch's output
+    SubnormalSide side = SubnormalSide::output;
+    double y_pres = 0;
+    double y_flush = 0;
+    bool exact = true;  // exact probe (bitwise) or function probe (kind)
+};
+
+// One invocation of the operator with the elements it distinguishes.
+struct Batch {
+    std::string name;
+    std::vector<HostTensor> inputs;
+    std::vector<std::int64_t> output_shape;
+    std::vector<Expectation> elements;
+    std::function<std::vector<std::string>(std::size_t)> inputs_of;  // evidence for an output element
+};
+
+struct Seen {
+    std::string batch;
+    Expectation expectation;
+    std::uint32_t got = 0;
+    std::vector<std::string> inputs;
+};
+
+harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Batch> batches) {
+    const auto& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const std::string claim = context.claims().at("subnormals");
+    SubnormalCounts counts;
+    std::map<std::pair<SubnormalSide, SubnormalOutcome>, Seen> first;
+    spec::Json per_batch = spec::Json::object();
+    for (auto& batch : batches) {
+        if (batch.elements.empty()) continue;  // nothing this configuration can distinguish
+        const auto outputs = context.run(invocation(instance, batch.inputs, batch.output_shape));
+        SubnormalCounts here;
+        for (const auto& e : batch.elements) {
+            const std::uint32_t got = bits_at(outputs[0], e.index);
+            const auto outcome =
+                e.exact ? classify_exact(f.out, got, e.y_pres, e.y_flush) : classify_kind(f.out, got, e.y_pres);
+            counts.add(e.side, outcome);
+            here.add(e.side, outcome);
+            if (!first.contains({e.side, outcome}))
+                first[{e.side, outcome}] = {batch.name, e, got, batch.inputs_of(e.index)};
+        }
+        spec::Json record = spec::Json::object();
+        for (const auto side : {SubnormalSide::input, SubnormalSide::output, SubnormalSide::both})
+            for (const auto outcome : {SubnormalOutcome::pres, SubnormalOutcome::flush, SubnormalOutcome::neither})
+                if (here.at(side, outcome) > 0)
+                    record[std::string(to_string(side))][std::string(to_string(outcome))] = here.at(side, outcome);
+        per_batch[batch.name] = record;
+    }
+
+    const SubnormalFinding finding = judge_subnormal_policy(counts, claim);
+    const SubnormalOutcome claimed = claim == "flush" ? SubnormalOutcome::flush : SubnormalOutcome::pres;
+    std::size_t distinguishing_total = 0, off_claim = 0;
+    for (const auto side : {SubnormalSide::input, SubnormalSide::output, SubnormalSide::both}) {
+        distinguishing_total += counts.probes(side);
+        off_claim += counts.probes(side) - counts.at(side, claimed);
+    }
+    harness::Evidence evidence;
+    evidence.figure_name = "distinguishing elements not as claimed (subnormals: " + claim + ")";
+    evidence.figure = static_cast<double>(off_claim);
+    evidence.bound = 0;
+    evidence.details = {{"bound", cite(*instance.contract)},
+                        {"claim", claim},
+                        {"distinguishing", distinguishing_total},
+                        {"by_batch", per_batch}};
+    if (distinguishing_total == 0) throw std::logic_error("C-CMP-02 probes distinguished no element");
+    if (finding.signature.empty())
+        return passed(
+            std::to_string(distinguishing_total) + " distinguishing elements all " + std::string(to_string(claimed)),
+            std::move(evidence));
+
+    const Seen& w = first.at({finding.side, finding.outcome});
+    evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.expectation.index),
+                                           w.inputs,
+                                           claim == "flush" ? w.expectation.y_flush : w.expectation.y_pres,
+                                           ref::decode(f.out, w.got),
+                                           hex(f.out, w.got),
+                                           std::fabs(ref::decode(f.out, w.got) - w.expectation.y_pres),
+                                           0};
+    evidence.details["worst"] = {{"batch", w.batch},
+                                 {"side", to_string(w.expectation.side)},
+                                 {"outcome", to_string(finding.outcome)},
+                                 {"y_pres", w.expectation.y_pres},
+                                 {"y_flush", w.expectation.y_flush}};
+    return failed(instance, finding.signature,
+                  std::to_string(counts.at(finding.side, finding.outcome)) + " " +
+                      std::string(to_string(finding.side)) + " elements gave " +
+                      std::string(to_string(finding.outcome)) + " under subnormals: " + claim + " (e.g. " + w.batch +
+                      ": y_pres " + hex(f.out, ref::encode(f.out, w.expectation.y_pres)) + ", y_flush " +
+                      hex(f.out, ref::encode(f.out, w.expectation.y_flush)) + ", got " + hex(f.out, w.got) + ")",
+                  std::move(evidence));
+}
+
+// ---------------------------------------------------------------- the grid of subnormals
+
+// Integers drawn in order from stream 2^16 of input tensor 0; each draw
+// takes the next element index, so the sequence is reproducible.
+class GridDraws {
+public:
+    explicit GridDraws(std::uint64_t seed) : seed_(seed) {}
+    std::int64_t next(std::int64_t lo, std::int64_t hi) {
+        return draw_integers(seed_, 0, kGridStream, index_++, 1, lo, hi)[0];
+    }
+
+private:
+    std::uint64_t seed_;
+    std::uint64_t index_ = 0;
+};
+
+// The subnormal grid of a format: k * smallest subnormal, 1 <= |k| <= largest_k.
+struct Grid {
+    double step;             // the smallest subnormal
+    std::int64_t largest_k;  // 2^(p-1) - 1: the largest subnormal's multiple
+    double tiny;             // the smallest normal
+};
+Grid grid_of(ref::Format f) {
+    const auto& i = ref::info(f);
+    return {i.min_subnormal, (std::int64_t{1} << (i.precision - 1)) - 1, i.min_normal};
+}
+
+std::size_t position(ref::Position p, std::size_t n) { return ref::position_index(p, n); }
+
+// ---------------------------------------------------------------- reduce_sum
+
+constexpr std::size_t kRowLength = 16;
+// Rows drawn from the grid per probe (other rows are built from the sets).
+constexpr int kGridRows = 8;
+
+struct RowProbe {
+    std::string name;
+    std::vector<double> row;  // kRowLength values
+};
+
+std::vector<RowProbe> reduce_sum_rows(ref::Format in, GridDraws& draws) {
+    const Grid g = grid_of(in);
+    using P = ref::Position;
+    const std::array<std::pair<P, P>, 4> places{
+        {{P::first, P::last}, {P::middle, P::first}, {P::last, P::middle}, {P::first, P::middle}}};
+    std::vector<RowProbe> rows;
+    auto pair_row = [&](std::string name, double a, double b, std::size_t k) {
+        std::vector<double> row(kRowLength, 0.0);
+        row[position(places[k % places.size()].first, kRowLength)] = a;
+        row[position(places[k % places.size()].second, kRowLength)] = b;
+        rows.push_back({std::move(name), std::move(row)});
+    };
+    std::size_t k = 0;
+    for (const double sign : {1.0, -1.0}) {
+        // Input-side: the smallest normal plus one subnormal of the same sign (normal sum).
+        const std::vector<double> subnormals{g.step, g.step * static_cast<double>(g.largest_k),
+                                             g.step * static_cast<double>(draws.next(1, g.largest_k)),
+                                             g.step * static_cast<double>(draws.next(1, g.largest_k))};
+        for (const double s : subnormals) pair_row("min normal + subnormal", sign * g.tiny, sign * s, k++);
+        // Output-side: neighbouring small normals whose difference is subnormal,
+        // 1.5 * 2^emin - 2^emin among them.
+        const std::vector<std::int64_t> steps{std::int64_t{1} << (ref::info(in).precision - 2),
+                                              draws.next(1, g.largest_k), draws.next(1, g.largest_k),
+                                              draws.next(1, g.largest_k)};
+        for (const std::int64_t n : steps)
+            pair_row("difference of small normals", sign * (g.tiny + g.step * static_cast<double>(n)), -sign * g.tiny,
+                     k++);
+    }
+    // Both sides: rows of subnormals whose magnitudes add up to at most the
+    // largest subnormal, so every partial sum in any order is subnormal too.
+    const auto bounded = g.largest_k / static_cast<std::int64_t>(kRowLength);
+    for (int r = 0; r < kGridRows; ++r) {
+        std::vector<double> row(kRowLength);
+        for (double& v : row) v = g.step * static_cast<double>(draws.next(-bounded, bounded));
+        rows.push_back({"row of grid subnormals", std::move(row)});
+    }
+    const double largest = g.step * static_cast<double>(g.largest_k);
+    for (const auto& [name, values] :
+         std::vector<std::pair<std::string, std::vector<double>>>{{"+max subnormal", {largest}},
+                                                                  {"-max subnormal", {-largest}},
+                                                                  {"+min subnormal", {g.step}},
+                                                                  {"-min subnormal twice", {-g.step, -g.step}}}) {
+        std::vector<double> row(kRowLength, 0.0);
+        // Spread over the row, starting at a different position in each row.
+        for (std::size_t j = 0; j < values.size(); ++j) row[(rows.size() + 5 * j) % kRowLength] = values[j];
+        rows.push_back({name, std::move(row)});
+    }
+    return rows;
+}
+
+std::vector<double> flatten(const std::vector<RowProbe>& rows) {
+    std::vector<double> x;
+    for (const auto& r : rows) x.insert(x.end(), r.row.begin(), r.row.end());
+    return x;
+}
+
+Batch reduce_sum_batch(const ConfigFormats& f, GridDraws& draws) {
+    const auto rows = reduce_sum_rows(f.in, draws);
+    Batch b{"reduce_sum rows",
+            {from_values(f.in_name, {static_cast<std::int64_t>(rows.size()), kRowLength}, flatten(rows))},
+            {static_cast<std::int64_t>(rows.size())},
+            {},
+            {}};
+    const auto x = values(b.inputs[0]);
+    std::vector<double> flushed(x.size());
+    std::transform(x.begin(), x.end(), flushed.begin(), [&](double v) { return flush_input(f.in, v); });
+    const ref::RowShape shape{rows.size(), kRowLength};
+    const auto pres = ref::reduce_sum_oracle(x, shape).value;
+    const auto flush = ref::reduce_sum_oracle(flushed, shape).value;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto row = std::span(x).subspan(r * kRowLength, kRowLength);
+        require_exact_and_consistent(row, true, f.acc, rows[r].name);
+        require_exact_and_consistent(std::span(flushed).subspan(r * kRowLength, kRowLength), true, f.acc, rows[r].name);
+        const double y_pres = exact_result(f.out, pres[r], rows[r].name);
+        const double y_flush = flushed_result(f.out, flush[r]);
+        if (!distinguishing(y_pres, y_flush)) continue;
+        const bool subnormal_input =
+            std::any_of(row.begin(), row.end(), [&](double v) { return is_subnormal(f.in, v); });
+        b.elements.push_back({r, side_of(subnormal_input, is_subnormal(f.out, y_pres)), y_pres, y_flush, true});
+    }
+    const HostTensor& tensor = b.inputs[0];
+    b.inputs_of = [tensor](std::size_t r) { return depends_on_range("x", tensor, r * kRowLength, kRowLength); };
+    return b;
+}
+
+// ---------------------------------------------------------------- reduce_max
+
+std::vector<RowProbe> reduce_max_rows(ref::Format in, GridDraws& draws) {
+    const Grid g = grid_of(in);
+    std::vector<RowProbe> rows;
+    auto grid_row = [&](std::string name, std::int64_t lo, std::int64_t hi) {
+        std::vector<double> row(kRowLength);
+        for (double& v : row) v = g.step * static_cast<double>(draws.next(lo, hi));
+        rows.push_back({std::move(name), std::move(row)});
+    };
+    for (int r = 0; r < kGridRows; ++r) grid_row("grid subnormals of both signs", -g.largest_k, g.largest_k);
+    for (int r = 0; r < kGridRows / 2; ++r) grid_row("negative grid subnormals", -g.largest_k, -1);
+    // The subnormals set against negative normals, which every row maximum
+    // stays above: the maximum is the subnormal, flushed to a zero.
+    const double largest = g.step * static_cast<double>(g.largest_k);
+    for (const auto& [name, values] : std::vector<std::pair<std::string, std::vector<double>>>{
+             {"+min subnormal, -max subnormal", {g.step, -largest}},
+             {"+max subnormal", {largest}},
+             {"-max subnormal, -min subnormal", {-largest, -g.step}},
+             {"-max subnormal", {-largest}}}) {
+        std::vector<double> row(kRowLength, -g.tiny);
+        const std::array<ref::Position, 3> at{ref::Position::first, ref::Position::middle, ref::Position::last};
+        for (std::size_t j = 0; j < values.size(); ++j)
+            row[position(at[(rows.size() + j) % at.size()], kRowLength)] = values[j];
+        rows.push_back({name, std::move(row)});
+    }
+    return rows;
+}
+
+Batch reduce_max_batch(const ConfigFormats& f, GridDraws& draws) {
+    const auto rows = reduce_max_rows(f.in, draws);
+    Batch b{"reduce_max rows",
+            {from_values(f.in_name, {static_cast<std::int64_t>(rows.size()), kRowLength}, flatten(rows))},
+            {static_cast<std::int64_t>(rows.size())},
+            {},
+            {}};
+    const auto x = values(b.inputs[0]);
+    std::vector<double> flushed(x.size());
+    std::transform(x.begin(), x.end(), flushed.begin(), [&](double v) { return flush_input(f.in, v); });
+    const ref::RowShape shape{rows.size(), kRowLength};
+    const auto pres = ref::reduce_max_oracle(x, shape);
+    const auto flush = ref::reduce_max_oracle(flushed, shape);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        // No arithmetic: the maximum is one of the row's values, exact, and
+        // flushing the inputs or the result gives the same zero.
+        const double y_pres = exact_result(f.out, pres[r], rows[r].name);
+        const double y_flush = flushed_result(f.out, flush[r]);
+        if (!distinguishing(y_pres, y_flush)) continue;
+        const auto row = std::span(x).subspan(r * kRowLength, kRowLength);
+        const bool subnormal_input =
+            std::any_of(row.begin(), row.end(), [&](double v) { return is_subnormal(f.in, v); });
+        b.elements.push_back({r, side_of(subnormal_input, is_subnormal(f.out, y_pres)), y_pres, y_flush, true});
+    }
+    const HostTensor& tensor = b.inputs[0];
+    b.inputs_of = [tensor](std::size_t r) { return depends_on_range("x", tensor, r * kRowLength, kRowLength); };
+    return b;
+}
+
+// ---------------------------------------------------------------- matmul
+
+constexpr std::size_t kMatrixSize = 8;  // M = K = N
+
+// The elements of C = A B that distinguish, judged exactly.
+void matmul_expectations(const ConfigFormats& f, Batch& b) {
+    const auto a = values(b.inputs[0]);
+    const auto bm = values(b.inputs[1]);
+    const std::size_t n = kMatrixSize;
+    std::vector<double> a_flushed(a.size()), b_flushed(bm.size());
+    std::transform(a.begin(), a.end(), a_flushed.begin(), [&](double v) { return flush_input(f.in, v); });
+    std::transform(bm.begin(), bm.end(), b_flushed.begin(), [&](double v) { return flush_input(f.in, v); });
+    const ref::MatmulShape shape{1, n, n, n};
+    const auto pres = ref::matmul_oracle(a, bm, shape).value;
+    const auto flush = ref::matmul_oracle(a_flushed, b_flushed, shape).value;
+    for (std::size_t i = 0; i < pres.size(); ++i) {
+        const std::size_t row = i / n, col = i % n;
+        std::vector<double> terms(n), flushed_terms(n);
+        bool subnormal_input = false;
+        for (std::size_t k = 0; k < n; ++k) {
+            terms[k] = a[row * n + k] * bm[k * n + col];
+            flushed_terms[k] = a_flushed[row * n + k] * b_flushed[k * n + col];
+            // An input matters where its product partner is nonzero.
+            subnormal_input |= (is_subnormal(f.in, a[row * n + k]) && bm[k * n + col] != 0) ||
+                               (is_subnormal(f.in, bm[k * n + col]) && a[row * n + k] != 0);
+        }
+        require_exact_and_consistent(terms, false, f.acc, b.name);
+        require_exact_and_consistent(flushed_terms, false, f.acc, b.name);
+        const double y_pres = exact_result(f.out, pres[i], b.name);
+        const double y_flush = flushed_result(f.out, flush[i]);
+        if (!distinguishing(y_pres, y_flush)) continue;
+        b.elements.push_back({i, side_of(subnormal_input, is_subnormal(f.out, y_pres)), y_pres, y_flush, true});
+    }
+    const HostTensor& ta = b.inputs[0];
+    const HostTensor& tb = b.inputs[1];
+    b.inputs_of = [ta, tb](std::size_t i) {
+        const std::size_t row = i / kMatrixSize, col = i % kMatrixSize;
+        auto out = depends_on_range("A", ta, row * kMatrixSize, kMatrixSize);
+        std::vector<std::size_t> column(kMatrixSize);
+        for (std::size_t k = 0; k < kMatrixSize; ++k) column[k] = k * kMatrixSize + col;
+        const auto from_b = depends_on("B", tb, column);
+        out.insert(out.end(), from_b.begin(), from_b.end());
+        return out;
+    };
+}
+
+std::vector<double> scaled_identity(double scale) {
+    std::vector<double> m(kMatrixSize * kMatrixSize, 0.0);
+    for (std::size_t k = 0; k < kMatrixSize; ++k) m[k * kMatrixSize + k] = scale;
+    return m;
+}
+
+// A: the subnormals set in row 0, grid subnormals of both signs elsewhere.
+std::vector<double> subnormal_matrix(ref::Format in, GridDraws& draws) {
+    const Grid g = grid_of(in);
+    std::vector<double> a(kMatrixSize * kMatrixSize);
+    for (double& v : a) v = g.step * static_cast<double>(draws.next(-g.largest_k, g.largest_k));
+    const auto set = ref::special_subset(in, "subnormals");  // +min, -min, +max, -max subnormal
+    for (std::size_t j = 0; j < set.size(); ++j) a[j] = ref::decode(in, set[j]);
+    return a;
+}
+
+std::vector<Batch> matmul_batches(const harness::Instance& instance, const ConfigFormats& f, GridDraws& draws) {
+    const std::string b_dtype = instance.config.inputs[1];
+    const std::int64_t n = kMatrixSize;
+    const auto a_sub = subnormal_matrix(f.in, draws);
+    std::vector<Batch> batches;
+    auto add = [&](std::string name, const std::vector<double>& a, const std::vector<double>& b) {
+        Batch batch{
+            std::move(name), {from_values(f.in_name, {n, n}, a), from_values(b_dtype, {n, n}, b)}, {n, n}, {}, {}};
+        matmul_expectations(f, batch);
+        batches.push_back(std::move(batch));
+    };
+    // A subnormal operand against the identity: C = A, subnormal where the
+    // output dtype's range is the input's (both sides), normal in f32 for
+    // f16 inputs (input side).
+    add("subnormal A x identity", a_sub, scaled_identity(1));
+    // ... and against 2^(p-1) I, which moves every subnormal into the normal range.
+    add("subnormal A x 2^(p-1) identity", a_sub, scaled_identity(std::ldexp(1.0, ref::info(f.in).precision - 1)));
+
+    // Output side: normal operands whose products land on the output's
+    // subnormal grid, two per output: A = a (I + shift), a = 2^ea, and B
+    // holds k 2^(es - ea) with |k| small enough that the sum stays subnormal.
+    const auto& in = ref::info(f.in);
+    const Grid out_grid = grid_of(f.out);
+    const int es = std::ilogb(out_grid.step);
+    const int ea = es / 2 - (es % 2 != 0);  // floor(es / 2)
+    const int emin_in = std::ilogb(in.min_normal);
+    if (ea >= emin_in && es - ea >= emin_in) {
+        const std::int64_t largest_k =
+            ((std::int64_t{1} << (std::min(in.precision, ref::info(f.out).precision) - 1)) - 1) / 2;
+        std::vector<double> a(kMatrixSize * kMatrixSize, 0.0), b(kMatrixSize * kMatrixSize);
+        for (std::size_t k = 0; k < kMatrixSize; ++k) {
+            a[k * kMatrixSize + k] = std::ldexp(1.0, ea);
+            a[k * kMatrixSize + (k + 1) % kMatrixSize] = std::ldexp(1.0, ea);
+        }
+        for (double& v : b) v = std::ldexp(static_cast<double>(draws.next(-largest_k, largest_k)), es - ea);
+        add("small normals with subnormal products", a, b);
+    }
+    return batches;
+}
+
+// ---------------------------------------------------------------- softmax (function probe)
+
+constexpr std::size_t kSoftmaxRows = 8;
+constexpr std::size_t kSoftmaxRowLength = 64;
+// C-CMP-02's function probes keep |y_pres| at least 8 times the largest
+// C-CMP-01 entry of the output dtype, counted in smallest subnormals, rounded
+// up to a power of two as the class's derivation states it (2^-140 in f32,
+// 2^-19 in f16, 2^-128 in bf16).
+constexpr double kKindMarginFactor = 8;
+
+double smallest_probe_probability(const harness::ProbeContext& context, const ConfigFormats& f) {
+    const auto* cmp01 = context.catalog().find_class("C-CMP-01");
+    if (!cmp01)
+        throw std::invalid_argument("the catalog has no class C-CMP-01, whose table sizes C-CMP-02's function probes");
+    const double entry = largest_ulp_table_entry(cmp01->tolerance.params, f.out_name);
+    const double multiple = std::exp2(std::ceil(std::log2(kKindMarginFactor * entry)));
+    return multiple * ref::info(f.out).min_subnormal;
+}
+
+// Rows whose entry 0 is 0 (the maximum) and whose other probabilities
+// exp(x) / s fall in the output's subnormal range at or above the smallest
+// probe probability. s < 1 + (L - 1) tiny(out), so the logits start where
+// exp(x) reaches that probability times this factor; they end where exp(x)
+// still rounds below tiny(out).
+Batch softmax_batch(const harness::ProbeContext& context, const ConfigFormats& f, GridDraws& draws) {
+    const auto& out = ref::info(f.out);
+    const double smallest = smallest_probe_probability(context, f);
+    const double denominator_above_one = static_cast<double>(kSoftmaxRowLength - 1) * out.min_normal;
+    const double x_low = value_at_or_above(f.in, std::log(smallest) + std::log1p(denominator_above_one));
+    const double x_high = value_at_or_below(f.in, std::log(out.min_normal - out.min_subnormal / 2));
+    if (!(x_low <= x_high)) throw std::logic_error("C-CMP-02 softmax probe: no logit gives a subnormal probability");
+    // Negative values order their patterns by magnitude.
+    const std::int64_t low_bits = ref::encode(f.in, x_high), high_bits = ref::encode(f.in, x_low);
+
+    std::vector<std::uint32_t> bits(kSoftmaxRows * kSoftmaxRowLength, 0);
+    for (std::size_t r = 0; r < kSoftmaxRows; ++r)
+        for (std::size_t j = 1; j < kSoftmaxRowLength; ++j)
+            bits[r * kSoftmaxRowLength + j] = static_cast<std::uint32_t>(draws.next(low_bits, high_bits));
+    const auto rows = static_cast<std::int64_t>(kSoftmaxRows), length = static_cast<std::int64_t>(kSoftmaxRowLength);
+    Batch b{"softmax rows with subnormal probabilities",
+            {tensor_of_bits(f.in_name, {rows, length}, bits)},
+            {rows, length},
+            {},
+            {}};
+    const auto x = values(b.inputs[0]);
+    const auto y = ref::softmax_oracle(x, {kSoftmaxRows, kSoftmaxRowLength}, ref::MaskedRow::nan).value;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        if (i % kSoftmaxRowLength == 0) continue;  // the row maximum: probability near 1 either way
+        const double rounded = ref::round_to(f.out, y[i]);
+        if (!(is_subnormal(f.out, rounded) && y[i] >= smallest))
+            throw std::logic_error("C-CMP-02 softmax probe: a probability left the subnormal window");
+        b.elements.push_back({i, SubnormalSide::output, y[i], 0.0, false});
+    }
+    const HostTensor& tensor = b.inputs[0];
+    b.inputs_of = [tensor](std::size_t i) {
+        const std::size_t row = i / kSoftmaxRowLength;
+        return depends_on_range("x", tensor, row * kSoftmaxRowLength, kSoftmaxRowLength);
+    };
+    return b;
+}
+
+}  // namespace
+
+harness::CaseResult subnormal_handling_matmul(harness::ProbeContext& context) {
+    GridDraws draws(context.seed());
+    return judge_batches(context, matmul_batches(context.instance(), formats_of(context.instance()), draws));
+}
+
+harness::CaseResult subnormal_handling_reduce_sum(harness::ProbeContext& context) {
+    GridDraws draws(context.seed());
+    std::vector<Batch> batches;
+    batches.push_back(reduce_sum_batch(formats_of(context.instance()), draws));
+    return judge_batches(context, std::move(batches));
+}
+
+harness::CaseResult subnormal_handling_reduce_max(harness::ProbeContext& context) {
+    GridDraws draws(context.seed());
+    std::vector<Batch> batches;
+    batches.push_back(reduce_max_batch(formats_of(context.instance()), draws));
+    return judge_batches(context, std::move(batches));
+}
+
+harness::CaseResult subnormal_handling_softmax(harness::ProbeContext& context) {
+    GridDraws draws(context.seed());
+    std::vector<Batch> batches;
+    batches.push_back(softmax_batch(context, formats_of(context.instance()), draws));
+    return judge_batches(context, std::move(batches));
+}
+
+}  // namespace kcs::suites

@@ -1,0 +1,41 @@
+// What every probe needs to talk about an operator's data: dtype names,
+// inputs drawn from the catalog generator, the invocation of an instance,
+// and outputs read back as values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kcs/harness/guarded_device.hpp"
+#include "kcs/harness/plan.hpp"
+#include "kcs/reference/distributions.hpp"
+#include "kcs/reference/formats.hpp"
+
+namespace kcs::suites {
+
+kcs_dtype abi_dtype(const std::string& catalog_dtype);  // "f16" -> KCS_DTYPE_F16; throws on an unknown name
+ref::Format float_format(const std::string& catalog_dtype);  // f32 | f16 | bf16; throws otherwise
+
+// Input `tensor` (its position in the operator's input list) of dtype
+// `dtype` and `shape`, drawn from `distribution` with the case seed
+// (spec/SPEC.md section 4): any implementation regenerates the same bits.
+harness::HostTensor generate(const std::string& dtype, std::vector<std::int64_t> shape,
+                             const ref::Distribution& distribution, std::uint64_t seed, std::uint32_t tensor);
+
+// A tensor of `dtype` and `shape` holding `values` (each rounded to nearest even).
+harness::HostTensor from_values(const std::string& dtype, std::vector<std::int64_t> shape,
+                                const std::vector<double>& values);
+
+// The invocation of an instance's operator (name, function, declared
+// accumulator) on `inputs`, with one output of the config's output dtype.
+harness::Invocation invocation(const harness::Instance& instance, std::vector<harness::HostTensor> inputs,
+                               std::vector<std::int64_t> output_shape);
+
+// Every element of a tensor as its exact value.
+std::vector<double> values(const harness::HostTensor& tensor);
+
+// "0x3f800000": an element's encoding, for evidence.
+std::string hex_bits(const harness::HostTensor& tensor, std::size_t index);
+
+}  // namespace kcs::suites

@@ -1,0 +1,77 @@
+#include "kcs/suites/operator_io.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "kcs/reference/fill.hpp"
+
+namespace kcs::suites {
+
+kcs_dtype abi_dtype(const std::string& d) {
+    if (d == "f32") return KCS_DTYPE_F32;
+    if (d == "f16") return KCS_DTYPE_F16;
+    if (d == "bf16") return KCS_DTYPE_BF16;
+    if (d == "f64") return KCS_DTYPE_F64;
+    if (d == "i8") return KCS_DTYPE_I8;
+    if (d == "i32") return KCS_DTYPE_I32;
+    if (d == "i64") return KCS_DTYPE_I64;
+    if (d == "u8") return KCS_DTYPE_U8;
+    throw std::invalid_argument("unknown dtype '" + d + "'");
+}
+
+ref::Format float_format(const std::string& d) {
+    if (d == "f32") return ref::Format::f32;
+    if (d == "f16") return ref::Format::f16;
+    if (d == "bf16") return ref::Format::bf16;
+    throw std::invalid_argument("'" + d + "' is not a float dtype of the catalog (f32, f16, bf16)");
+}
+
+harness::HostTensor generate(const std::string& dtype, std::vector<std::int64_t> shape,
+                             const ref::Distribution& distribution, std::uint64_t seed, std::uint32_t tensor) {
+    harness::HostTensor out = harness::HostTensor::zeros(abi_dtype(dtype), std::move(shape));
+    const ref::TensorStream where{seed, tensor};
+    if (dtype == "i32" || dtype == "i64") {
+        const auto* integers = std::get_if<ref::Integers>(&distribution);
+        if (!integers) throw std::invalid_argument("an index tensor needs an integers(LO,HI) distribution");
+        const auto drawn = ref::fill_integers(*integers, where, out.elements());
+        for (std::size_t i = 0; i < drawn.size(); ++i) out.set_bits(i, static_cast<std::uint64_t>(drawn[i]));
+        return out;
+    }
+    const auto bits = ref::fill_bits(float_format(dtype), distribution, where, out.elements());
+    for (std::size_t i = 0; i < bits.size(); ++i) out.set_bits(i, bits[i]);
+    return out;
+}
+
+harness::HostTensor from_values(const std::string& dtype, std::vector<std::int64_t> shape,
+                                const std::vector<double>& v) {
+    harness::HostTensor out = harness::HostTensor::zeros(abi_dtype(dtype), std::move(shape));
+    if (v.size() != out.elements()) throw std::invalid_argument("from_values: value count does not match the shape");
+    for (std::size_t i = 0; i < v.size(); ++i) out.set_value(i, v[i]);
+    return out;
+}
+
+harness::Invocation invocation(const harness::Instance& instance, std::vector<harness::HostTensor> inputs,
+                               std::vector<std::int64_t> output_shape) {
+    harness::Invocation inv;
+    inv.op = instance.op->id;
+    inv.function = instance.function;
+    inv.accumulate = instance.config.accumulate ? abi_dtype(*instance.config.accumulate) : 0;
+    inv.inputs = std::move(inputs);
+    inv.outputs.push_back({abi_dtype(instance.config.output), std::move(output_shape)});
+    return inv;
+}
+
+std::vector<double> values(const harness::HostTensor& tensor) {
+    std::vector<double> out(tensor.elements());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = tensor.value(i);
+    return out;
+}
+
+std::string hex_bits(const harness::HostTensor& tensor, std::size_t index) {
+    char text[24];
+    const int digits = static_cast<int>(harness::dtype_size(tensor.dtype) * 2);
+    std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(tensor.bits(index)));
+    return text;
+}
+
+}  // namespace kcs::suites

@@ -1,0 +1,69 @@
+// The plan of a run: the catalog expanded over profile x depth x claims
+// into contract instances with stable hierarchical ids (spec/SPEC.md
+// section 1, "Contract instance").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kcs/harness/claims.hpp"
+#include "kcs/spec/catalog.hpp"
+
+namespace kcs::harness {
+
+struct Instance {
+    // v<MAJOR>/<class>/<operator>[.<function>]/<config>/<variant>,
+    // e.g. v1/C-PRC-01/matmul/f16xf16-f32/k-sweep.
+    std::string id;
+    const spec::ContractClass* contract = nullptr;
+    const spec::Operator* op = nullptr;
+    spec::DtypeConfig config;
+    std::optional<std::string> function;  // the member of a family (unary.exp)
+    std::string variant;                  // "<first list parameter>-sweep" or "default"
+    spec::Json parameters;                // parameter name -> value at the plan's depth
+    std::string requirement;              // the profile's: required | if_claimed
+    // NOT_APPLICABLE instances stay in the plan, with the reason, so that a
+    // report accounts for every instance of the profile.
+    bool applicable = true;
+    std::string not_applicable_reason;
+
+    std::string measures() const;  // one line: class title, operator, parameters
+};
+
+struct PlanRequest {
+    const spec::Catalog* catalog = nullptr;
+    const spec::Profile* profile = nullptr;
+    const spec::Depth* depth = nullptr;
+    Claims claims;
+    // Only these operators (empty: every operator of the catalog).
+    std::vector<std::string> operators;
+};
+
+// Instances in a stable order: class id, operator id, then function and
+// config in the order the operator file lists them, variant.
+std::vector<Instance> make_plan(const PlanRequest& request);
+
+// sha256 over the plan's instance ids, parameters and applicability: two
+// runs with equal plan digests ran the same instances with the same
+// parameters.
+std::string plan_digest(const std::vector<Instance>& plan);
+
+// The variant part of an instance id: "<p>-sweep" for the class's first
+// list-typed parameter p (lower-cased, '_' -> '-'), else "default".
+std::string variant_of(const spec::ContractClass& contract);
+
+// A plan as a user names it (kcs plan --profile --depth --op).
+struct PlanChoice {
+    std::string profile = "core";
+    std::string depth = "quick";
+    std::vector<std::string> operators;  // empty: every operator
+};
+
+// Looks the names up in request.catalog and sets request.profile, .depth
+// and .operators. Each unknown name is an input diagnostic placed at the
+// option that gave it ("--profile"), with a did-you-mean hint; the request
+// is usable only when there is none.
+spec::Diagnostics resolve_choice(PlanRequest& request, const PlanChoice& choice);
+
+}  // namespace kcs::harness

@@ -1,0 +1,64 @@
+// A probe implements one contract class's measurement protocol for one
+// operator (suites/<operator>/). It describes invocations and judges their
+// outputs; the harness runs them under the integrity protocol, so a probe
+// reads like the protocol it implements.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kcs/harness/claims.hpp"
+#include "kcs/harness/guarded_device.hpp"
+#include "kcs/harness/plan.hpp"
+#include "kcs/harness/verdict.hpp"
+
+namespace kcs::harness {
+
+// Thrown by ProbeContext::run when the case cannot go on (the adapter
+// declined, crashed, hung, failed, or breached the integrity protocol): its
+// result is the case's result.
+struct CaseStop {
+    CaseResult result;
+};
+
+class ProbeContext {
+public:
+    ProbeContext(const Instance& instance, const spec::Catalog& catalog, const Claims& claims, std::uint64_t seed,
+                 GuardedDevice& device);
+
+    const Instance& instance() const { return instance_; }
+    const spec::Catalog& catalog() const { return catalog_; }
+    const Claims& claims() const { return claims_; }
+    std::uint64_t seed() const { return seed_; }  // this case's seed: inputs come from it
+
+    // The instance's parameter values at the run's depth.
+    std::vector<std::int64_t> int_list(const std::string& name) const;
+    std::int64_t integer(const std::string& name) const;
+
+    // Runs under the integrity protocol and returns the outputs. Throws
+    // CaseStop with UNSUPPORTED (declined), CRASH, TIMEOUT, ERROR (any other
+    // failure, with the adapter's message) or FAIL of C-EXC-02 (a breach).
+    std::vector<HostTensor> run(const Invocation& invocation);
+
+    // The same, but an adapter status is an answer to judge (gather under
+    // oob_policy raise): only a lost worker or a breach throw.
+    GuardedRun run_for_status(const Invocation& invocation);
+
+    // Time spent inside adapter calls by this context's runs so far.
+    std::chrono::nanoseconds adapter_time() const { return adapter_time_; }
+
+private:
+    const Instance& instance_;
+    const spec::Catalog& catalog_;
+    const Claims& claims_;
+    std::uint64_t seed_;
+    GuardedDevice& device_;
+    std::chrono::nanoseconds adapter_time_{0};
+};
+
+using Probe = CaseResult (*)(ProbeContext& context);
+
+}  // namespace kcs::harness

@@ -1,0 +1,52 @@
+// Typed verdicts and the evidence behind them (spec/SPEC.md section 5).
+// A verdict is a value a probe returns; nothing counts as a pass unless a
+// PASS was recorded.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kcs/spec/catalog.hpp"
+
+namespace kcs::harness {
+
+enum class Verdict { pass, fail, unsupported, not_applicable, crash, timeout, error };
+
+std::string_view to_string(Verdict verdict);  // "PASS", "FAIL", ...
+
+// The element that came closest to (or went furthest past) its bound.
+struct WorstElement {
+    std::int64_t index = 0;                  // row-major index in the output
+    std::vector<std::string> inputs;         // the inputs that determine it, as "name[i]=0xBITS"
+    double expected = 0;                     // the oracle's value
+    double got = 0;                          // the adapter's value
+    std::string got_bits;                    // the adapter's encoding, "0x..."
+    double error = 0;                        // |got - expected| (or ulps, as figure_name says)
+    double bound = 0;                        // what the tolerance allowed there
+};
+
+struct Evidence {
+    std::string figure_name;        // e.g. "max |err| / bound", "distinct output hashes"
+    double figure = 0;              // the measured figure
+    double bound = 0;               // its limit from the catalog's tolerance model
+    std::optional<WorstElement> worst;
+    spec::Json details = spec::Json::object();  // per-parameter figures (error against K, ...)
+};
+
+// The outcome of one case (one instance, one seed).
+struct CaseResult {
+    Verdict verdict = Verdict::error;
+    std::string violated_class;  // FAIL: the class whose postcondition broke (C-EXC-02 for breaches)
+    std::string signature;       // FAIL: the matched violation signature id
+    std::string message;         // one line a person can act on
+    Evidence evidence;
+};
+
+// Severity order for combining cases into an instance verdict:
+// FAIL > CRASH > TIMEOUT > ERROR > UNSUPPORTED > NOT_APPLICABLE > PASS.
+Verdict worst_of(Verdict a, Verdict b);
+
+}  // namespace kcs::harness

@@ -1,0 +1,413 @@
+// GuardedDevice: the integrity protocol of SPEC.md section 7 around every
+// run. Each tensor position (inputs then outputs) owns one adapter buffer
+// laid out as guard zone, tensor, guard zone; per run the harness writes
+// canaries with the inputs or the poisoned outputs, runs the operator,
+// reads every buffer back whole and checks it against what it wrote.
+#include "kcs/harness/guarded_device.hpp"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "guarded_protocol.hpp"
+#include "kcs/reference/philox.hpp"
+
+namespace kcs::harness {
+
+// ---- the protocol's pieces ---------------------------------------------------
+
+namespace guarded {
+
+namespace {
+
+std::string hex_byte(std::byte b) {
+    char text[5];
+    std::snprintf(text, sizeof text, "0x%02x", std::to_integer<unsigned>(b));
+    return text;
+}
+
+std::string hex_bits(std::uint64_t bits, std::size_t bytes) {
+    char text[19];
+    std::snprintf(text, sizeof text, "0x%0*llx", static_cast<int>(2 * bytes), static_cast<unsigned long long>(bits));
+    return text;
+}
+
+// A byte's position relative to the tensor it guards: "start-12" in the
+// leading zone (12 bytes before the tensor's first byte), "end+0" in the
+// trailing one (the first byte past the tensor's last).
+std::string edge_position(const BufferLayout& layout, std::uint64_t buffer_offset) {
+    if (buffer_offset < layout.tensor_offset())
+        return "start-" + std::to_string(layout.tensor_offset() - buffer_offset);
+    return "end+" + std::to_string(buffer_offset - layout.after_offset());
+}
+
+struct ZoneRange {
+    bool after = false;
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+};
+
+std::vector<Breach> check_zone(const TensorImages& tensor, const ZoneRange& zone) {
+    std::uint64_t changed = 0, first = 0, last = 0;
+    for (std::uint64_t i = zone.offset; i < zone.offset + zone.size; ++i) {
+        if (tensor.written[i] == tensor.read_back[i]) continue;
+        if (changed++ == 0) first = i;
+        last = i;
+    }
+    if (changed == 0) return {};
+    const auto describe = [&](std::uint64_t i) {
+        return edge_position(tensor.layout, i) + " (" + hex_byte(tensor.written[i]) + " -> " +
+               hex_byte(tensor.read_back[i]) + ")";
+    };
+    const std::uint32_t index = zone.after ? zone_after(tensor.position) : zone_before(tensor.position);
+    return {Breach{std::string(kCanaryChanged),
+                   tensor.name + ": " + std::to_string(changed) + " of " + std::to_string(zone.size) +
+                       " canary bytes changed in zone " + std::to_string(index) +
+                       (zone.after ? " after" : " before") + " the tensor, first at " + describe(first) +
+                       ", last at " + describe(last)}};
+}
+
+std::span<const std::byte> tensor_part(const TensorImages& tensor, std::span<const std::byte> image) {
+    return image.subspan(tensor.layout.tensor_offset(), tensor.layout.tensor_bytes);
+}
+
+}  // namespace
+
+BufferLayout layout_for(std::uint64_t tensor_bytes) {
+    const std::uint64_t padded = (tensor_bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
+    return {tensor_bytes, kGuardBytes + (padded - tensor_bytes)};
+}
+
+void fill_canary(std::span<std::byte> zone, std::uint64_t seed, std::uint32_t zone_index) {
+    for (std::uint64_t block = 0; 16 * block < zone.size(); ++block) {
+        const ref::PhiloxBlock words = ref::philox_block(seed, zone_index, ref::kCanaryStream, block);
+        const std::size_t start = static_cast<std::size_t>(16 * block);
+        const std::size_t count = std::min<std::size_t>(16, zone.size() - start);
+        for (std::size_t i = 0; i < count; ++i)
+            zone[start + i] = static_cast<std::byte>(words[i / 4] >> (8 * (i % 4)));
+    }
+}
+
+void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype) {
+    const std::size_t size = dtype_size(dtype);
+    const std::uint64_t poison = poison_bits(dtype);
+    for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::byte>(poison >> (8 * (i % size)));
+}
+
+Sha256 sha256(std::span<const std::byte> bytes) {
+    Sha256 hash{};
+    crypto_hash_sha256(hash.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    return hash;
+}
+
+std::string hex(const Sha256& hash) {
+    std::string text;
+    for (const unsigned char b : hash) text += hex_byte(std::byte{b}).substr(2);
+    return text;
+}
+
+std::string tensor_name(bool is_input, std::size_t index, kcs_dtype dtype, const std::vector<std::int64_t>& shape) {
+    std::string text = (is_input ? "input " : "output ") + std::to_string(index) + " (" + dtype_name(dtype) + " [";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + "])";
+}
+
+std::vector<Breach> check_canaries(const TensorImages& tensor) {
+    std::vector<Breach> breaches = check_zone(tensor, {false, 0, kGuardBytes});
+    for (auto& b : check_zone(tensor, {true, tensor.layout.after_offset(), tensor.layout.after_bytes}))
+        breaches.push_back(std::move(b));
+    return breaches;
+}
+
+std::vector<Breach> check_input(const TensorImages& tensor) {
+    const auto written = tensor_part(tensor, tensor.written);
+    const auto read_back = tensor_part(tensor, tensor.read_back);
+    const Sha256 after = sha256(read_back);
+    if (after == tensor.written_hash) return {};
+    std::uint64_t changed = 0, first = 0;
+    for (std::uint64_t i = 0; i < written.size(); ++i)
+        if (written[i] != read_back[i] && changed++ == 0) first = i;
+    return {Breach{std::string(kInputModified),
+                   tensor.name + ": SHA-256 " + hex(tensor.written_hash) + " when written, " + hex(after) +
+                       " after the run; " + std::to_string(changed) + " bytes differ, the first at byte " +
+                       std::to_string(first) + " (element " + std::to_string(first / dtype_size(tensor.dtype)) +
+                       ")"}};
+}
+
+std::vector<Breach> check_poison(const TensorImages& tensor) {
+    const auto read_back = tensor_part(tensor, tensor.read_back);
+    std::vector<std::byte> poison(dtype_size(tensor.dtype));
+    fill_poison(poison, tensor.dtype);
+    const std::size_t elements = read_back.size() / poison.size();
+    std::size_t left = 0, first = 0;
+    for (std::size_t i = 0; i < elements; ++i)
+        if (std::memcmp(read_back.data() + i * poison.size(), poison.data(), poison.size()) == 0 && left++ == 0)
+            first = i;
+    if (left == 0) return {};
+    return {Breach{std::string(kStaleOrPoisonLeft),
+                   tensor.name + ": " + std::to_string(left) + " of " + std::to_string(elements) +
+                       " elements still hold the poison pattern " +
+                       hex_bits(poison_bits(tensor.dtype), poison.size()) + ", the first at element " +
+                       std::to_string(first)}};
+}
+
+std::vector<Breach> check_run(std::span<const TensorImages> tensors, bool run_ok) {
+    std::vector<Breach> breaches;
+    const auto add = [&](std::vector<Breach> found) {
+        for (auto& b : found) breaches.push_back(std::move(b));
+    };
+    for (const TensorImages& tensor : tensors) {
+        add(check_canaries(tensor));
+        if (tensor.is_input) add(check_input(tensor));
+        else if (run_ok) add(check_poison(tensor));
+    }
+    return breaches;
+}
+
+}  // namespace guarded
+
+// ---- the device --------------------------------------------------------------
+
+struct GuardedDevice::Slot : guarded::SlotState {};
+
+namespace {
+
+using guarded::SlotState;
+
+// One tensor position of an invocation, as the harness places it.
+struct TensorSpec {
+    std::string name;
+    bool is_input = false;
+    kcs_dtype dtype = KCS_DTYPE_F32;
+    const std::vector<std::int64_t>* shape = nullptr;
+    const HostTensor* input = nullptr;  // outputs: none
+    guarded::BufferLayout layout;
+};
+
+TensorSpec input_spec(const HostTensor& input, std::size_t index) {
+    TensorSpec spec{guarded::tensor_name(true, index, input.dtype, input.shape), true, input.dtype, &input.shape,
+                    &input, {}};
+    const std::uint64_t expected = input.elements() * dtype_size(input.dtype);
+    if (input.bytes.size() != expected)
+        throw std::invalid_argument(spec.name + " holds " + std::to_string(input.bytes.size()) +
+                                    " bytes; its dtype and shape need " + std::to_string(expected));
+    spec.layout = guarded::layout_for(expected);
+    return spec;
+}
+
+TensorSpec output_spec(const OutputSpec& output, std::size_t index) {
+    TensorSpec spec{guarded::tensor_name(false, index, output.dtype, output.shape), false, output.dtype,
+                    &output.shape, nullptr, {}};
+    spec.layout = guarded::layout_for(element_count(output.shape) * dtype_size(output.dtype));
+    return spec;
+}
+
+// Every tensor position, inputs then outputs; throws std::invalid_argument
+// for an input whose bytes do not fit its dtype and shape, or a bad dtype.
+std::vector<TensorSpec> describe_tensors(const Invocation& invocation) {
+    std::vector<TensorSpec> tensors;
+    for (std::size_t i = 0; i < invocation.inputs.size(); ++i) tensors.push_back(input_spec(invocation.inputs[i], i));
+    for (std::size_t i = 0; i < invocation.outputs.size(); ++i)
+        tensors.push_back(output_spec(invocation.outputs[i], i));
+    return tensors;
+}
+
+// Runs one adapter call and adds the time it took to `total`.
+template <class Call>
+auto timed(std::chrono::nanoseconds& total, Call&& call) {
+    const auto start = std::chrono::steady_clock::now();
+    auto result = call();
+    total += std::chrono::steady_clock::now() - start;
+    return result;
+}
+
+host::CallResult in_context(host::CallResult result, const std::string& what) {
+    result.message = what + ": " + result.message;
+    return result;
+}
+
+// A buffer is usable while the worker that allocated it still runs.
+bool is_live(const SlotState& slot, const host::IsolatedAdapter& adapter) {
+    return slot.buffer.id != 0 && adapter.worker_pid().has_value() && slot.buffer.generation == adapter.generation();
+}
+
+// Releases the slot's buffer if it still exists; a handle of a lost worker
+// is simply dropped (its memory went with the worker).
+void release_buffer(host::IsolatedAdapter& adapter, SlotState& slot, std::chrono::nanoseconds& time) {
+    if (is_live(slot, adapter)) timed(time, [&] { return adapter.release(slot.buffer); });
+    slot.buffer = {};
+}
+
+// Rule 4: the same buffer for the same size, so a result left in it from an
+// earlier run shows; a new buffer when the size changed or the worker did.
+std::optional<host::CallResult> ensure_buffer(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec,
+                                              std::chrono::nanoseconds& time) {
+    const std::uint64_t bytes = spec.layout.total_bytes();
+    if (is_live(slot, adapter) && slot.layout.total_bytes() == bytes) {
+        slot.layout = spec.layout;
+        return std::nullopt;
+    }
+    release_buffer(adapter, slot, time);
+    auto allocated = timed(time, [&] { return adapter.alloc(bytes); });
+    if (!allocated.ok())
+        return in_context(allocated.result, "alloc of " + std::to_string(bytes) + " bytes for " + spec.name);
+    slot.buffer = allocated.value;
+    slot.layout = spec.layout;
+    return std::nullopt;
+}
+
+// The host image of the buffer: canaries around the input (hashed as
+// written) or around the poisoned output.
+void prepare_image(SlotState& slot, const TensorSpec& spec, std::size_t position, std::uint64_t seed) {
+    const auto& layout = slot.layout;
+    slot.written.resize(layout.total_bytes());
+    const std::span<std::byte> image(slot.written);
+    guarded::fill_canary(image.first(layout.tensor_offset()), seed, guarded::zone_before(position));
+    const auto tensor = image.subspan(layout.tensor_offset(), layout.tensor_bytes);
+    if (spec.input) {
+        std::copy(spec.input->bytes.begin(), spec.input->bytes.end(), tensor.begin());
+        slot.written_hash = guarded::sha256(tensor);
+    } else {
+        guarded::fill_poison(tensor, spec.dtype);
+    }
+    guarded::fill_canary(image.subspan(layout.after_offset()), seed, guarded::zone_after(position));
+}
+
+std::optional<host::CallResult> write_image(host::IsolatedAdapter& adapter, const SlotState& slot,
+                                            const TensorSpec& spec, std::chrono::nanoseconds& time) {
+    auto written = timed(time, [&] { return adapter.write(slot.buffer, 0, slot.written); });
+    if (!written.ok()) return in_context(written, "write " + spec.name);
+    return std::nullopt;
+}
+
+std::optional<host::CallResult> read_back(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec,
+                                          std::chrono::nanoseconds& time) {
+    slot.read_back.resize(slot.layout.total_bytes());
+    auto read = timed(time, [&] { return adapter.read(slot.buffer, 0, slot.read_back); });
+    if (!read.ok()) return in_context(read, "read back " + spec.name);
+    return std::nullopt;
+}
+
+guarded::TensorImages images_of(const SlotState& slot, const TensorSpec& spec, std::size_t position) {
+    return {spec.name, spec.is_input, spec.dtype, position, slot.layout, slot.written, slot.read_back,
+            slot.written_hash};
+}
+
+HostTensor output_of(const SlotState& slot, const TensorSpec& spec) {
+    HostTensor out;
+    out.dtype = spec.dtype;
+    out.shape = *spec.shape;
+    const auto begin = slot.read_back.begin() + static_cast<std::ptrdiff_t>(slot.layout.tensor_offset());
+    out.bytes.assign(begin, begin + static_cast<std::ptrdiff_t>(slot.layout.tensor_bytes));
+    return out;
+}
+
+// The operation the adapter sees; `buffers` empty: for supports(), no data.
+host::Operation operation_of(const Invocation& invocation, const std::vector<TensorSpec>& tensors,
+                             const std::vector<host::BufferHandle>& buffers) {
+    host::Operation op{invocation.op, invocation.function, invocation.accumulate, invocation.attributes, {}, {}};
+    for (std::size_t p = 0; p < tensors.size(); ++p) {
+        const TensorSpec& spec = tensors[p];
+        host::Tensor tensor{buffers.empty() ? host::BufferHandle{} : buffers[p],
+                            buffers.empty() ? 0 : spec.layout.tensor_offset(), spec.dtype, *spec.shape, {}};
+        (spec.is_input ? op.inputs : op.outputs).push_back(std::move(tensor));
+    }
+    return op;
+}
+
+GuardedRun failed_at(GuardedRun run, GuardedStep step, host::CallResult call) {
+    run.step = step;
+    run.call = std::move(call);
+    return run;
+}
+
+}  // namespace
+
+GuardedDevice::GuardedDevice(host::IsolatedAdapter& adapter, std::uint64_t seed) : adapter_(adapter), seed_(seed) {
+    // crypto_hash_sha256 needs no initialisation, but libsodium asks for it
+    // before any use; it is idempotent and thread-safe.
+    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+}
+
+GuardedDevice::GuardedDevice(GuardedDevice&& other) noexcept
+    : adapter_(other.adapter_), seed_(other.seed_), slots_(std::move(other.slots_)) {
+    other.slots_.clear();
+}
+
+GuardedDevice::~GuardedDevice() {
+    std::chrono::nanoseconds unused{0};
+    for (Slot& slot : slots_) {
+        try {
+            release_buffer(adapter_, slot, unused);
+        } catch (...) {
+            // A destructor must not throw; the worker frees the buffer when it ends.
+        }
+    }
+}
+
+void GuardedDevice::reseed(std::uint64_t seed) { seed_ = seed; }
+
+std::vector<Placement> GuardedDevice::placements() const {
+    std::vector<Placement> out;
+    for (const Slot& slot : slots_)
+        out.push_back({slot.buffer, slot.layout.total_bytes(), slot.layout.tensor_offset(), slot.layout.tensor_bytes});
+    return out;
+}
+
+host::CallResult GuardedDevice::supports(const Invocation& invocation) {
+    return adapter_.supports(operation_of(invocation, describe_tensors(invocation), {}));
+}
+
+GuardedRun GuardedDevice::run(const Invocation& invocation) {
+    const std::vector<TensorSpec> tensors = describe_tensors(invocation);
+    GuardedRun out;
+    auto& time = out.adapter_time;
+
+    // Place: one buffer per tensor position, reused when it fits; the
+    // buffers of positions this invocation does not have are given back.
+    while (slots_.size() > tensors.size()) {
+        release_buffer(adapter_, slots_.back(), time);
+        slots_.pop_back();
+    }
+    slots_.resize(tensors.size());
+    for (std::size_t p = 0; p < tensors.size(); ++p)
+        if (auto failed = ensure_buffer(adapter_, slots_[p], tensors[p], time))
+            return failed_at(std::move(out), GuardedStep::allocate, std::move(*failed));
+
+    // Fresh canaries, inputs and poison in every run, reused buffer or not.
+    for (std::size_t p = 0; p < tensors.size(); ++p) {
+        prepare_image(slots_[p], tensors[p], p, seed_);
+        if (auto failed = write_image(adapter_, slots_[p], tensors[p], time))
+            return failed_at(std::move(out), GuardedStep::write, std::move(*failed));
+    }
+
+    std::vector<host::BufferHandle> buffers;
+    for (const Slot& slot : slots_) buffers.push_back(slot.buffer);
+    const host::Operation op = operation_of(invocation, tensors, buffers);
+    out.call = timed(time, [&] { return adapter_.run(op); });
+    // A lost worker (or KCS_DEVICE_LOST, after which the worker is closed)
+    // took the buffers with it: nothing is left to read or to judge.
+    if (std::ranges::any_of(slots_, [&](const Slot& slot) { return !is_live(slot, adapter_); })) {
+        for (Slot& slot : slots_) slot.buffer = {};
+        return out;
+    }
+
+    for (std::size_t p = 0; p < tensors.size(); ++p)
+        if (auto failed = read_back(adapter_, slots_[p], tensors[p], time))
+            return failed_at(std::move(out), GuardedStep::read_back, std::move(*failed));
+
+    std::vector<guarded::TensorImages> images;
+    for (std::size_t p = 0; p < tensors.size(); ++p) images.push_back(images_of(slots_[p], tensors[p], p));
+    out.checked = true;
+    out.breaches = guarded::check_run(images, out.call.ok());
+    if (out.call.ok())
+        for (std::size_t p = invocation.inputs.size(); p < tensors.size(); ++p)
+            out.outputs.push_back(output_of(slots_[p], tensors[p]));
+    return out;
+}
+
+}  // namespace kcs::harness

@@ -1,0 +1,147 @@
+// HostTensor and the per-dtype facts of the integrity protocol: element
+// sizes, names and poison patterns (SPEC.md section 7, rule 2).
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "kcs/harness/guarded_device.hpp"
+#include "kcs/reference/formats.hpp"
+
+namespace kcs::harness {
+
+namespace {
+
+bool is_integer_dtype(kcs_dtype dtype) {
+    return dtype == KCS_DTYPE_I8 || dtype == KCS_DTYPE_I32 || dtype == KCS_DTYPE_I64 || dtype == KCS_DTYPE_U8;
+}
+
+// The signed value of `bits` as a two's-complement integer of `bytes` bytes.
+std::int64_t sign_extend(std::uint64_t bits, std::size_t bytes) {
+    const unsigned shift = 64 - 8 * static_cast<unsigned>(bytes);
+    return static_cast<std::int64_t>(bits << shift) >> shift;
+}
+
+// The integer a value stands for, refused when it is not one of the dtype's.
+std::uint64_t integer_bits(kcs_dtype dtype, double value) {
+    double low = 0, high = 0;  // the dtype's range, exactly representable bounds
+    switch (dtype) {
+        case KCS_DTYPE_I8: low = -128, high = 127; break;
+        case KCS_DTYPE_U8: low = 0, high = 255; break;
+        case KCS_DTYPE_I32: low = -0x1p31, high = 0x1p31 - 1; break;
+        // 2^63 - 1 is not a double: the largest i64 a double holds is 2^63 - 1024.
+        default: low = -0x1p63, high = 0x1p63 - 1024; break;
+    }
+    if (!(value >= low && value <= high) || std::trunc(value) != value)
+        throw std::invalid_argument("HostTensor::set_value: " + std::to_string(value) + " is not a " +
+                                    dtype_name(dtype) + " value");
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
+}
+
+}  // namespace
+
+std::size_t dtype_size(kcs_dtype dtype) {
+    switch (dtype) {
+        case KCS_DTYPE_F32: return 4;
+        case KCS_DTYPE_F16: return 2;
+        case KCS_DTYPE_BF16: return 2;
+        case KCS_DTYPE_F64: return 8;
+        case KCS_DTYPE_I8: return 1;
+        case KCS_DTYPE_I32: return 4;
+        case KCS_DTYPE_I64: return 8;
+        case KCS_DTYPE_U8: return 1;
+    }
+    throw std::invalid_argument("unknown dtype " + std::to_string(dtype));
+}
+
+std::string dtype_name(kcs_dtype dtype) {
+    switch (dtype) {
+        case KCS_DTYPE_F32: return "f32";
+        case KCS_DTYPE_F16: return "f16";
+        case KCS_DTYPE_BF16: return "bf16";
+        case KCS_DTYPE_F64: return "f64";
+        case KCS_DTYPE_I8: return "i8";
+        case KCS_DTYPE_I32: return "i32";
+        case KCS_DTYPE_I64: return "i64";
+        case KCS_DTYPE_U8: return "u8";
+    }
+    return "dtype " + std::to_string(dtype);
+}
+
+std::uint64_t poison_bits(kcs_dtype dtype) {
+    switch (dtype) {
+        case KCS_DTYPE_F32: return 0x7FA5A5A5u;
+        case KCS_DTYPE_F16: return 0x7D5Au;
+        case KCS_DTYPE_BF16: return 0x7FA5u;
+        case KCS_DTYPE_F64: return 0x7FF4A5A5A5A5A5A5u;
+        case KCS_DTYPE_I8:
+        case KCS_DTYPE_U8: return 0xA5u;
+        case KCS_DTYPE_I32: return 0xA5A5A5A5u;
+        case KCS_DTYPE_I64: return 0xA5A5A5A5A5A5A5A5u;
+    }
+    throw std::invalid_argument("unknown dtype " + std::to_string(dtype));
+}
+
+std::size_t element_count(const std::vector<std::int64_t>& shape) {
+    std::size_t count = 1;
+    for (const std::int64_t extent : shape) {
+        if (extent < 0) throw std::invalid_argument("negative extent " + std::to_string(extent) + " in a shape");
+        count *= static_cast<std::size_t>(extent);
+    }
+    return count;
+}
+
+HostTensor HostTensor::zeros(kcs_dtype dtype, std::vector<std::int64_t> shape) {
+    HostTensor t;
+    t.dtype = dtype;
+    t.bytes.assign(element_count(shape) * dtype_size(dtype), std::byte{0});
+    t.shape = std::move(shape);
+    return t;
+}
+
+std::size_t HostTensor::elements() const { return element_count(shape); }
+
+std::uint64_t HostTensor::bits(std::size_t i) const {
+    const std::size_t size = dtype_size(dtype);
+    if ((i + 1) * size > bytes.size())
+        throw std::out_of_range("HostTensor::bits: element " + std::to_string(i) + " of " +
+                                std::to_string(bytes.size() / size));
+    std::uint64_t out = 0;
+    for (std::size_t b = 0; b < size; ++b) out |= std::to_integer<std::uint64_t>(bytes[i * size + b]) << (8 * b);
+    return out;
+}
+
+void HostTensor::set_bits(std::size_t i, std::uint64_t value) {
+    const std::size_t size = dtype_size(dtype);
+    if ((i + 1) * size > bytes.size())
+        throw std::out_of_range("HostTensor::set_bits: element " + std::to_string(i) + " of " +
+                                std::to_string(bytes.size() / size));
+    for (std::size_t b = 0; b < size; ++b) bytes[i * size + b] = static_cast<std::byte>(value >> (8 * b));
+}
+
+double HostTensor::value(std::size_t i) const {
+    const std::uint64_t raw = bits(i);
+    switch (dtype) {
+        case KCS_DTYPE_F32: return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(raw)));
+        case KCS_DTYPE_F16: return ref::decode(ref::Format::f16, static_cast<std::uint32_t>(raw));
+        case KCS_DTYPE_BF16: return ref::decode(ref::Format::bf16, static_cast<std::uint32_t>(raw));
+        case KCS_DTYPE_F64: return std::bit_cast<double>(raw);
+        case KCS_DTYPE_U8: return static_cast<double>(raw);
+        default: return static_cast<double>(sign_extend(raw, dtype_size(dtype)));
+    }
+}
+
+void HostTensor::set_value(std::size_t i, double value) {
+    switch (dtype) {
+        case KCS_DTYPE_F32: set_bits(i, ref::encode(ref::Format::f32, value)); return;
+        case KCS_DTYPE_F16: set_bits(i, ref::encode(ref::Format::f16, value)); return;
+        case KCS_DTYPE_BF16: set_bits(i, ref::encode(ref::Format::bf16, value)); return;
+        case KCS_DTYPE_F64: set_bits(i, std::bit_cast<std::uint64_t>(value)); return;
+        default:
+            if (!is_integer_dtype(dtype)) throw std::invalid_argument("unknown dtype " + std::to_string(dtype));
+            set_bits(i, integer_bits(dtype, value));
+    }
+}
+
+}  // namespace kcs::harness

@@ -1,0 +1,167 @@
+// Expanding the catalog into the contract instances of one run: profile x
+// class scope x function x configuration, valued at one depth, with the
+// claims deciding which instances apply.
+#include "kcs/harness/plan.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <optional>
+#include <string_view>
+
+#include "claims_sha256.hpp"
+#include "yaml_reader.hpp"
+
+namespace kcs::harness {
+
+namespace {
+
+// Classes whose precondition asks for a declared accumulator dtype
+// (spec/v1/classes/C-PRC-01.yaml, C-ORD-01.yaml): a configuration without
+// one has no accumulator to preserve or to bound the order's effect by.
+constexpr std::array<std::string_view, 2> kNeedAccumulator{"C-PRC-01", "C-ORD-01"};
+
+bool needs_accumulator(const std::string& class_id) {
+    return std::find(kNeedAccumulator.begin(), kNeedAccumulator.end(), class_id) != kNeedAccumulator.end();
+}
+
+// Why an instance is NOT_APPLICABLE (SPEC.md section 8), or empty when it applies.
+std::string not_applicable_reason(const spec::ContractClass& contract, const std::string& requirement,
+                                  const spec::DtypeConfig& config, const Claims& claims) {
+    if (requirement == "if_claimed" && contract.scope_claim && !claims.is_true(*contract.scope_claim))
+        return "claim " + *contract.scope_claim + " is not declared true";
+    if (needs_accumulator(contract.id) && !config.accumulate) return "config declares no accumulator";
+    return {};
+}
+
+// The operator's values for the class's parameters, at one depth.
+spec::Json parameters_at(const spec::Operator& op, const std::string& class_id, const std::string& depth) {
+    spec::Json out = spec::Json::object();
+    const auto params = op.contracts.find(class_id);
+    if (params == op.contracts.end()) return out;
+    for (const auto& [name, by_depth] : params->second) {
+        if (const auto value = by_depth.find(depth); value != by_depth.end()) out[name] = value->second;
+    }
+    return out;
+}
+
+std::string major_version(const std::string& spec_version) {
+    return spec_version.substr(0, spec_version.find('.'));
+}
+
+// A parameter value as a reader writes it: [64, 512], [[17, 13, 19]].
+std::string readable(const spec::Json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (!value.is_array()) return value.dump();
+    std::string out = "[";
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + readable(value[i]);
+    return out + "]";
+}
+
+template <typename T>
+std::vector<std::string> ids_of(const std::vector<T>& items) {
+    std::vector<std::string> ids;
+    for (const auto& item : items) ids.push_back(item.id);
+    return ids;
+}
+
+void report_unknown(spec::Diagnostics& diags, const std::string& option, const std::string& what,
+                    const std::string& name, const std::vector<std::string>& known) {
+    diags.input({option, 0, 0},
+                "unknown " + what + " '" + name + "'; the catalog's " + what + "s are " +
+                    spec::detail::one_of_list(known).substr(7),
+                spec::detail::did_you_mean(name, known));
+}
+
+}  // namespace
+
+std::string Instance::measures() const {
+    std::string out = contract ? contract->title + ": " : std::string{};
+    if (op) out += op->id + (function ? "." + *function : std::string{}) + " " + config.id();
+    if (!contract) return out;
+    // The class's declaration order, not the JSON object's alphabetical one.
+    for (const auto& p : contract->parameters) {
+        if (const auto value = parameters.find(p.name); value != parameters.end())
+            out += ", " + p.name + " = " + readable(*value);
+    }
+    return out;
+}
+
+std::string variant_of(const spec::ContractClass& contract) {
+    for (const auto& p : contract.parameters) {
+        if (!p.type.ends_with("_list")) continue;
+        std::string name = p.name;
+        for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return name + "-sweep";
+    }
+    return "default";
+}
+
+std::vector<Instance> make_plan(const PlanRequest& request) {
+    const spec::Catalog& catalog = *request.catalog;
+    const std::string version = "v" + major_version(catalog.spec_version);
+    const auto wanted = [&](const std::string& op_id) {
+        return request.operators.empty() ||
+               std::find(request.operators.begin(), request.operators.end(), op_id) != request.operators.end();
+    };
+
+    std::vector<Instance> plan;
+    // Profile::classes is a map: classes come in id order.
+    for (const auto& [class_id, requirement] : request.profile->classes) {
+        const spec::ContractClass* contract = catalog.find_class(class_id);
+        if (!contract) continue;  // the loader refuses such a profile
+        const std::string variant = variant_of(*contract);
+        std::vector<std::string> op_ids = contract->scope_operators;
+        std::sort(op_ids.begin(), op_ids.end());
+        for (const auto& op_id : op_ids) {
+            const spec::Operator* op = catalog.find_operator(op_id);
+            if (!op || !wanted(op_id)) continue;
+            const spec::Json parameters = parameters_at(*op, class_id, request.depth->id);
+            // A family is judged per function; any other operator once.
+            std::vector<std::optional<std::string>> functions;
+            for (const auto& f : op->functions) functions.emplace_back(f.name);
+            if (functions.empty()) functions.emplace_back(std::nullopt);
+            for (const auto& function : functions) {
+                for (const auto& config : op->configs) {
+                    Instance i;
+                    i.id = version + "/" + class_id + "/" + op_id + (function ? "." + *function : std::string{}) + "/" +
+                           config.id() + "/" + variant;
+                    i.contract = contract;
+                    i.op = op;
+                    i.config = config;
+                    i.function = function;
+                    i.variant = variant;
+                    i.parameters = parameters;
+                    i.requirement = requirement;
+                    i.not_applicable_reason = not_applicable_reason(*contract, requirement, config, request.claims);
+                    i.applicable = i.not_applicable_reason.empty();
+                    plan.push_back(std::move(i));
+                }
+            }
+        }
+    }
+    return plan;
+}
+
+std::string plan_digest(const std::vector<Instance>& plan) {
+    spec::Json canonical = spec::Json::array();
+    for (const auto& i : plan) canonical.push_back({i.id, i.parameters, i.applicable});
+    // Objects are key-sorted and dump() writes no whitespace: the text is canonical.
+    return detail::sha256_digest(canonical.dump());
+}
+
+spec::Diagnostics resolve_choice(PlanRequest& request, const PlanChoice& choice) {
+    spec::Diagnostics diags;
+    const spec::Catalog& catalog = *request.catalog;
+    request.profile = catalog.find_profile(choice.profile);
+    if (!request.profile) report_unknown(diags, "--profile", "profile", choice.profile, ids_of(catalog.profiles));
+    request.depth = catalog.find_depth(choice.depth);
+    if (!request.depth) report_unknown(diags, "--depth", "depth", choice.depth, ids_of(catalog.depths));
+    for (const auto& op : choice.operators) {
+        if (!catalog.find_operator(op)) report_unknown(diags, "--op", "operator", op, ids_of(catalog.operators));
+    }
+    request.operators = choice.operators;
+    return diags;
+}
+
+}  // namespace kcs::harness

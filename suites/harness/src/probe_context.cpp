@@ -1,0 +1,72 @@
+// ProbeContext: what a probe may do, and how the outcomes of the adapter
+// and of the integrity protocol become verdicts.
+#include "kcs/harness/probe.hpp"
+
+namespace kcs::harness {
+
+namespace {
+
+CaseResult stop(Verdict verdict, std::string message) {
+    CaseResult r;
+    r.verdict = verdict;
+    r.message = std::move(message);
+    return r;
+}
+
+// A breach fails C-EXC-02 whatever the probe measured (SPEC section 7).
+CaseResult breach_result(const std::vector<Breach>& breaches) {
+    CaseResult r = stop(Verdict::fail, breaches.front().detail);
+    r.violated_class = "C-EXC-02";
+    r.signature = breaches.front().signature;
+    r.evidence.figure_name = "integrity breaches";
+    r.evidence.figure = static_cast<double>(breaches.size());
+    r.evidence.bound = 0;
+    for (const auto& b : breaches) r.evidence.details["breaches"].push_back({{"signature", b.signature}, {"detail", b.detail}});
+    return r;
+}
+
+CaseResult call_failure(const host::CallResult& call) {
+    using host::CallOutcome;
+    switch (call.outcome) {
+        case CallOutcome::crash: return stop(Verdict::crash, call.describe());
+        case CallOutcome::timeout: return stop(Verdict::timeout, call.describe());
+        case CallOutcome::adapter_status:
+            if (call.status == KCS_UNSUPPORTED) return stop(Verdict::unsupported, call.describe());
+            return stop(Verdict::error, call.describe());
+        default: return stop(Verdict::error, call.describe());
+    }
+}
+
+}  // namespace
+
+ProbeContext::ProbeContext(const Instance& instance, const spec::Catalog& catalog, const Claims& claims,
+                           std::uint64_t seed, GuardedDevice& device)
+    : instance_(instance), catalog_(catalog), claims_(claims), seed_(seed), device_(device) {}
+
+std::vector<std::int64_t> ProbeContext::int_list(const std::string& name) const {
+    return instance_.parameters.at(name).get<std::vector<std::int64_t>>();
+}
+
+std::int64_t ProbeContext::integer(const std::string& name) const {
+    return instance_.parameters.at(name).get<std::int64_t>();
+}
+
+GuardedRun ProbeContext::run_for_status(const Invocation& invocation) {
+    GuardedRun run = device_.run(invocation);
+    adapter_time_ += run.adapter_time;
+    if (!run.breaches.empty()) throw CaseStop{breach_result(run.breaches)};
+    // A failure while the harness moved data (allocate, write, read back) is
+    // never the run's own answer: only run()'s status may be judged.
+    if (run.step != GuardedStep::run || run.call.worker_lost() ||
+        run.call.outcome == host::CallOutcome::invalid_status || run.call.outcome == host::CallOutcome::stale_buffer)
+        throw CaseStop{call_failure(run.call)};
+    return run;
+}
+
+std::vector<HostTensor> ProbeContext::run(const Invocation& invocation) {
+    GuardedRun run = run_for_status(invocation);
+    if (!run.call.ok()) throw CaseStop{call_failure(run.call)};
+    return std::move(run.outputs);
+}
+
+}  // namespace kcs::harness

@@ -1,0 +1,33 @@
+#include <array>
+
+#include "kcs/harness/verdict.hpp"
+
+namespace kcs::harness {
+
+namespace {
+
+// Higher is worse; the order SPEC section 5 combines cases in.
+int severity(Verdict v) {
+    switch (v) {
+        case Verdict::pass: return 0;
+        case Verdict::not_applicable: return 1;
+        case Verdict::unsupported: return 2;
+        case Verdict::error: return 3;
+        case Verdict::timeout: return 4;
+        case Verdict::crash: return 5;
+        case Verdict::fail: return 6;
+    }
+    return 3;
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict verdict) {
+    static constexpr std::array<std::string_view, 7> names{"PASS",  "FAIL",    "UNSUPPORTED", "NOT_APPLICABLE",
+                                                           "CRASH", "TIMEOUT", "ERROR"};
+    return names[static_cast<std::size_t>(verdict)];
+}
+
+Verdict worst_of(Verdict a, Verdict b) { return severity(a) >= severity(b) ? a : b; }
+
+}  // namespace kcs::harness

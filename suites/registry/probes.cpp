@@ -1,0 +1,63 @@
+#include "probes.hpp"
+
+#include <algorithm>
+
+#include "../classes/exactness_probes.hpp"
+#include "../classes/ordering_probes.hpp"
+#include "../classes/precision_probes.hpp"
+
+namespace kcs::suites {
+
+const std::vector<ProbeEntry>& probes() {
+    // One line per (class, operator) pair, grouped by operator suite.
+    static const std::vector<ProbeEntry> all{
+        // ordering probes
+        {"C-ORD-02", "matmul", determinism_probe},
+        {"C-ORD-02", "reduce_sum", determinism_probe},
+        {"C-ORD-02", "reduce_max", determinism_probe},
+        {"C-ORD-02", "softmax", determinism_probe},
+        {"C-ORD-03", "matmul", batch_invariance_probe},
+        {"C-ORD-03", "reduce_sum", batch_invariance_probe},
+        {"C-ORD-03", "reduce_max", batch_invariance_probe},
+        {"C-ORD-03", "softmax", batch_invariance_probe},
+        {"C-EXC-02", "matmul", memory_domain_probe},
+        {"C-EXC-02", "reduce_sum", memory_domain_probe},
+        {"C-EXC-02", "reduce_max", memory_domain_probe},
+        {"C-EXC-02", "softmax", memory_domain_probe},
+        // end of ordering probes
+        // precision probes
+        {"C-PRC-01", "matmul", accumulator_preservation},
+        {"C-PRC-01", "reduce_sum", accumulator_preservation},
+        {"C-PRC-01", "softmax", accumulator_preservation},
+        {"C-PRC-02", "softmax", cancellation_overflow_safety},
+        {"C-PRC-03", "matmul", declared_compute_precision},
+        {"C-ORD-01", "matmul", bounded_path_dependence},
+        {"C-ORD-01", "reduce_sum", bounded_path_dependence},
+        {"C-ORD-01", "softmax", bounded_path_dependence},
+        // end of precision probes
+        // exactness probes
+        {"C-PRC-04", "matmul", conversion_rounding_matmul},
+        {"C-PRC-04", "reduce_sum", conversion_rounding_reduce_sum},
+        {"C-PRC-04", "softmax", conversion_rounding_softmax},
+        {"C-CMP-01", "softmax", exp_accuracy_softmax},
+        {"C-CMP-02", "matmul", subnormal_handling_matmul},
+        {"C-CMP-02", "reduce_sum", subnormal_handling_reduce_sum},
+        {"C-CMP-02", "reduce_max", subnormal_handling_reduce_max},
+        {"C-CMP-02", "softmax", subnormal_handling_softmax},
+        {"C-EXC-01", "matmul", special_values_matmul},
+        {"C-EXC-01", "reduce_sum", special_values_reduce_sum},
+        {"C-EXC-01", "reduce_max", special_values_reduce_max},
+        {"C-EXC-01", "softmax", special_values_softmax},
+        // end of exactness probes
+    };
+    return all;
+}
+
+harness::Probe find_probe(std::string_view class_id, std::string_view op) {
+    const auto& all = probes();
+    const auto it = std::find_if(all.begin(), all.end(),
+                                 [&](const ProbeEntry& e) { return e.class_id == class_id && e.op == op; });
+    return it == all.end() ? nullptr : it->probe;
+}
+
+}  // namespace kcs::suites

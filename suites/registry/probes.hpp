@@ -1,0 +1,23 @@
+// The probes the suites provide, one per (contract class, operator) pair:
+// the one place that maps an instance to the code that measures it.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "kcs/harness/probe.hpp"
+
+namespace kcs::suites {
+
+struct ProbeEntry {
+    std::string_view class_id;  // "C-PRC-01"
+    std::string_view op;        // "matmul"
+    harness::Probe probe;
+};
+
+const std::vector<ProbeEntry>& probes();
+
+// nullptr when no probe implements the pair yet.
+harness::Probe find_probe(std::string_view class_id, std::string_view op);
+
+}  // namespace kcs::suites

@@ -1,0 +1,328 @@
+// exactness probes: tests written with the probes.
+//
+// The tolerance models (bitwise_rne, ulp_table, subnormal_policy,
+// ieee_special) on known values, then every instance of C-PRC-04, C-CMP-01,
+// C-CMP-02 and C-EXC-01 for matmul, reduce_sum, reduce_max and softmax at
+// depth smoke: PASS on reference-cpu, FAIL with the catalog's signature on
+// the calibration violators that reach these operators.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "../classes/exactness_common.hpp"
+#include "../tolerance/bitwise_rne.hpp"
+#include "../tolerance/ieee_special.hpp"
+#include "../tolerance/subnormal_policy.hpp"
+#include "../tolerance/ulp_table.hpp"
+#include "probe_test_support.hpp"
+
+namespace kcs::suites {
+namespace {
+
+using ref::Format;
+
+// ---------------------------------------------------------------- bitwise_rne
+
+TEST(BitwiseRne, ClassifiesTheCatalogsExamples) {
+    // 0x3F818000 is the tie between bf16 0x3F81 (odd) and 0x3F82 (even).
+    const double odd_tie = 1 + 0x1p-7 + 0x1p-8;
+    EXPECT_EQ(rne_bits(Format::bf16, odd_tie), 0x3F82u);
+    EXPECT_EQ(judge_exact_store(Format::bf16, odd_tie, 0x3F82), StoreMismatch::none);
+    EXPECT_EQ(judge_exact_store(Format::bf16, odd_tie, 0x3F81), StoreMismatch::toward_zero);
+    // 0x3F808000: the tie between 0x3F80 (even) and 0x3F81; ties-away gives 0x3F81.
+    const double even_tie = 1 + 0x1p-8;
+    EXPECT_EQ(judge_exact_store(Format::bf16, even_tie, 0x3F81), StoreMismatch::away_at_tie);
+    EXPECT_EQ(judge_exact_store(Format::bf16, -even_tie, 0xBF81), StoreMismatch::away_at_tie);
+    EXPECT_EQ(judge_exact_store(Format::bf16, 1 + 0x1p-8 + 0x1p-16, 0x3F81), StoreMismatch::none);
+    EXPECT_EQ(judge_exact_store(Format::bf16, 1 + 0x1p-8 + 0x1p-16, 0x3F80), StoreMismatch::toward_zero);
+    EXPECT_EQ(judge_exact_store(Format::bf16, 1 + 0x1p-9, 0x3F81), StoreMismatch::away_from_zero);
+    EXPECT_EQ(judge_exact_store(Format::bf16, 1 + 0x1p-9, 0x3F83), StoreMismatch::other);
+    // f16 overflow: 65520 rounds to inf; 65504 is saturation.
+    EXPECT_EQ(rne_bits(Format::f16, 65520), 0x7C00u);
+    EXPECT_EQ(judge_exact_store(Format::f16, 65520, 0x7BFF), StoreMismatch::saturation);
+    EXPECT_EQ(judge_exact_store(Format::f16, -65520, 0xFBFF), StoreMismatch::saturation);
+    EXPECT_EQ(judge_exact_store(Format::f16, 65512, 0x7BFF), StoreMismatch::none);
+    EXPECT_EQ(judge_exact_store(Format::f16, NAN, 0x7C00), StoreMismatch::nan_to_inf);
+    EXPECT_EQ(judge_exact_store(Format::f16, NAN, 0xFE01), StoreMismatch::none);  // any NaN
+}
+
+TEST(BitwiseRne, JudgesStoresNextToTheExpectedValue) {
+    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0x3F81), StoreMismatch::toward_zero);
+    EXPECT_EQ(judge_store_near(Format::bf16, 0xBF82, 0xBF81), StoreMismatch::toward_zero);
+    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0x3F83), StoreMismatch::away_from_zero);
+    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0x3F84), StoreMismatch::other);
+    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0xBF82), StoreMismatch::other);
+}
+
+TEST(BitwiseRne, AdmitsOnlyValuesClearOfEveryMidpoint) {
+    // bf16 values near 1: spacing 2^-7, midpoints at 1 +- 2^-8 (below: 1 - 2^-9).
+    EXPECT_TRUE(clear_of_midpoints(Format::bf16, 1.001, 0x1p-12));
+    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 + 0x1p-8 - 0x1p-20, 0x1p-19));
+    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-20, 0x1p-19));
+    EXPECT_TRUE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-18, 0x1p-19));
+    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 + 0x1p-8, 0));  // a tie itself
+    EXPECT_TRUE(clear_of_midpoints(Format::f16, 0, 0x1p-26));       // rounds to zero either side
+    EXPECT_TRUE(clear_of_midpoints(Format::f16, 65519, 0.5));       // rounds to 65504 throughout
+    EXPECT_FALSE(clear_of_midpoints(Format::f16, 65519.5, 1));      // reaches the overflow threshold 65520
+    EXPECT_FALSE(clear_of_midpoints(Format::f16, NAN, 0));
+}
+
+TEST(BitwiseRne, NamesTheSignatureTheMismatchesShow) {
+    using M = StoreMismatch;
+    EXPECT_EQ(rounding_signature({M::toward_zero}), "truncation");
+    EXPECT_EQ(rounding_signature({M::toward_zero, M::saturation, M::nan_to_inf}), "truncation");
+    EXPECT_EQ(rounding_signature({M::away_at_tie}), "ties-away");
+    EXPECT_EQ(rounding_signature({M::saturation}), "overflow-saturation");
+    EXPECT_EQ(rounding_signature({M::nan_to_inf}), "nan-to-inf");
+    EXPECT_EQ(rounding_signature({M::toward_zero, M::away_from_zero}), "unmatched");
+    EXPECT_EQ(rounding_signature({M::away_at_tie, M::toward_zero}), "unmatched");
+}
+
+TEST(ExactSums, RequireEveryPartialSumExactInF32) {
+    const std::vector<double> tie{1, 0x1p-11, 0x1p-21};
+    EXPECT_TRUE(exactness::exact_in_f32_any_order(tie));
+    const std::vector<double> too_wide{1, 0x1p-24};
+    EXPECT_FALSE(exactness::exact_in_f32_any_order(too_wide));
+    // Mixed signs: partial sums stay within the larger of the two one-signed sums.
+    const std::vector<double> difference{0x1p-126 + 0x1p-149 * 5, -0x1p-126};
+    EXPECT_TRUE(exactness::exact_in_f32_any_order(difference));
+    const std::vector<double> below_f32{0x1p-150};
+    EXPECT_FALSE(exactness::exact_in_f32_any_order(below_f32));
+    EXPECT_EQ(exactness::value_at_or_below(Format::bf16, -20.79), -20.875);
+    EXPECT_EQ(exactness::value_at_or_above(Format::bf16, -20.79), -20.75);
+}
+
+// ---------------------------------------------------------------- ulp_table
+
+TEST(UlpTable, MeasuresAgainstTheCorrectlyRoundedResult) {
+    EXPECT_EQ(table_error(Format::f32, 0x3F800001, 1.0, false), 1);
+    EXPECT_EQ(table_error(Format::f32, 0x3F800000, 1.0, false), 0);
+    // A flushed subnormal result: huge under preserve, accepted under flush.
+    const double subnormal = 0x1p-140;
+    EXPECT_EQ(table_error(Format::f32, 0x00000000, subnormal, false), 512);
+    EXPECT_EQ(table_error(Format::f32, 0x80000000, subnormal, true), 0);
+    EXPECT_TRUE(std::isinf(table_error(Format::f32, 0x7FC00000, 1.0, false)));
+}
+
+TEST(UlpTable, SortsInputsIntoTheClassesSubdomains) {
+    EXPECT_EQ(ulp_subdomain(Format::f32, "exp", -100, 0x1p-144, false), UlpSubdomain::underflow);
+    EXPECT_EQ(ulp_subdomain(Format::f32, "exp", -110, 0, false), UlpSubdomain::underflow);
+    EXPECT_EQ(ulp_subdomain(Format::f32, "exp", 88.5, 0x1.8p127, false), UlpSubdomain::overflow_edge);
+    EXPECT_EQ(ulp_subdomain(Format::f32, "exp", 0, 1, false), UlpSubdomain::small_argument);
+    EXPECT_EQ(ulp_subdomain(Format::f32, "log", 1.01, 0.00995, false), UlpSubdomain::small_argument);
+    EXPECT_EQ(ulp_subdomain(Format::f32, "exp", -30, 9.4e-14, false), UlpSubdomain::core);
+}
+
+TEST(UlpTable, NamesTheSignatureFromSubdomainsAndBinades) {
+    UlpTally edge(3);
+    edge.add(0, -30, UlpSubdomain::core, 1);
+    edge.add(1, -100, UlpSubdomain::underflow, 1e6);
+    EXPECT_EQ(approximation_signature(edge), "subdomain-concentration");
+
+    UlpTally growth(3);
+    for (int e = 2; e <= 6; ++e) growth.add(0, std::ldexp(-1.5, e), UlpSubdomain::core, std::ldexp(1.0, e));
+    EXPECT_EQ(approximation_signature(growth), "argument-growth");
+
+    UlpTally uniform(3);
+    for (int e = 2; e <= 6; ++e) uniform.add(0, std::ldexp(-1.5, e), UlpSubdomain::core, 40);
+    EXPECT_EQ(approximation_signature(uniform), "uniform-excess");
+
+    UlpTally fine(3);
+    fine.add(0, -30, UlpSubdomain::core, 3);
+    EXPECT_EQ(approximation_signature(fine), "");
+}
+
+// ---------------------------------------------------------------- subnormal_policy
+
+TEST(SubnormalPolicy, ClassifiesDistinguishingElements) {
+    const double sub = 0x1p-140;
+    EXPECT_EQ(classify_exact(Format::f32, 0x00000200, sub, 0), SubnormalOutcome::pres);
+    EXPECT_EQ(classify_exact(Format::f32, 0x80000000, sub, 0), SubnormalOutcome::flush);  // a zero of either sign
+    EXPECT_EQ(classify_exact(Format::f32, 0x00000201, sub, 0), SubnormalOutcome::neither);
+    EXPECT_EQ(classify_kind(Format::f32, 0x00000201, sub), SubnormalOutcome::pres);
+    EXPECT_EQ(classify_kind(Format::f32, 0x80000201, sub), SubnormalOutcome::neither);
+    EXPECT_EQ(classify_kind(Format::f32, 0x00000000, sub), SubnormalOutcome::flush);
+    EXPECT_FALSE(distinguishing(0.0, -0.0));
+}
+
+TEST(SubnormalPolicy, TellsFtzFromDazAndMixedFlush) {
+    using S = SubnormalSide;
+    using O = SubnormalOutcome;
+    SubnormalCounts honoured;
+    honoured.add(S::output, O::pres);
+    honoured.add(S::input, O::pres);
+    EXPECT_EQ(judge_subnormal_policy(honoured, "preserve").signature, "");
+    EXPECT_EQ(judge_subnormal_policy(honoured, "flush").signature, "mixed-flush");
+
+    SubnormalCounts ftz = honoured;
+    ftz.add(S::output, O::flush);
+    EXPECT_EQ(judge_subnormal_policy(ftz, "preserve").signature, "ftz");
+
+    SubnormalCounts daz = honoured;
+    daz.add(S::input, O::flush);
+    EXPECT_EQ(judge_subnormal_policy(daz, "preserve").signature, "daz");
+
+    SubnormalCounts both_only;  // reduce_max: subnormal inputs and results only
+    both_only.add(S::both, O::flush);
+    EXPECT_EQ(judge_subnormal_policy(both_only, "preserve").signature, "ftz");
+    both_only.add(S::output, O::pres);
+    EXPECT_EQ(judge_subnormal_policy(both_only, "preserve").signature, "daz");
+
+    SubnormalCounts flushed;
+    flushed.add(S::output, O::flush);
+    flushed.add(S::input, O::flush);
+    EXPECT_EQ(judge_subnormal_policy(flushed, "flush").signature, "");
+    flushed.add(S::input, O::neither);
+    EXPECT_EQ(judge_subnormal_policy(flushed, "flush").signature, "unmatched");
+}
+
+// ---------------------------------------------------------------- ieee_special
+
+TEST(IeeeSpecial, JudgesElementsByClass) {
+    using E = SpecialExpectation;
+    using M = SpecialMismatch;
+    EXPECT_EQ(judge_special(E::nan, Format::f32, 0x7FC00000), M::none);
+    EXPECT_EQ(judge_special(E::nan, Format::f32, 0x3F800000), M::nan_dropped);
+    EXPECT_EQ(judge_special(E::nan, Format::f32, 0x7F800000), M::nan_dropped);
+    EXPECT_EQ(judge_special(E::positive_inf, Format::f16, 0x7C00), M::none);
+    EXPECT_EQ(judge_special(E::positive_inf, Format::f16, 0x7BFF), M::infinity_lost);
+    EXPECT_EQ(judge_special(E::positive_inf, Format::f16, 0xFC00), M::infinity_lost);
+    EXPECT_EQ(judge_special(E::negative_inf, Format::f16, 0x7E00), M::unmatched);
+    EXPECT_EQ(judge_special(E::finite, Format::bf16, 0x7FC0), M::nan_created);
+    EXPECT_EQ(judge_special(E::masked_zero, Format::f32, 0x80000000), M::none);
+    EXPECT_EQ(judge_special(E::masked_zero, Format::f32, 0x00000001), M::masked_leak);
+    EXPECT_EQ(judge_special(E::masked_row_nan, Format::f32, 0x3D800000), M::masked_leak);
+    EXPECT_EQ(judge_special(E::masked_row_zero, Format::f32, 0x00000000), M::none);
+}
+
+TEST(IeeeSpecial, MatchesMaskedLeakBeforeTheOthers) {
+    using M = SpecialMismatch;
+    EXPECT_EQ(special_signature({M::nan_created, M::masked_leak}), "masked-leak");
+    EXPECT_EQ(special_signature({M::nan_created, M::nan_dropped}), "nan-dropped");
+    EXPECT_EQ(special_signature({M::infinity_lost}), "infinity-lost");
+    EXPECT_EQ(special_signature({M::unmatched}), "unmatched");
+}
+
+// ---------------------------------------------------------------- probes on the adapters
+
+struct ClassOperators {
+    std::string class_id;
+    std::vector<std::string> operators;
+};
+
+std::vector<std::string> configs_of(const std::string& op) {
+    if (op == "matmul") return {"f32xf32-f32", "f16xf16-f32", "f16xf16-f16", "bf16xbf16-f32", "bf16xbf16-bf16"};
+    if (op == "reduce_max") return {"f32-f32", "f16-f16", "bf16-bf16"};
+    return {"f32-f32", "f16-f16", "f16-f32", "bf16-bf16", "bf16-f32"};  // reduce_sum, softmax
+}
+
+// Every instance of the family's classes on the four operators (all variants are "default").
+std::vector<std::string> family_instances() {
+    const std::vector<ClassOperators> scope{
+        {"C-PRC-04", {"matmul", "reduce_sum", "softmax"}},
+        {"C-CMP-01", {"softmax"}},
+        {"C-CMP-02", {"matmul", "reduce_sum", "reduce_max", "softmax"}},
+        {"C-EXC-01", {"matmul", "reduce_sum", "reduce_max", "softmax"}},
+    };
+    std::vector<std::string> ids;
+    for (const auto& c : scope)
+        for (const auto& op : c.operators)
+            for (const auto& config : configs_of(op))
+                ids.push_back("v1/" + c.class_id + "/" + op + "/" + config + "/default");
+    return ids;
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+    std::string name = info.param.substr(3);  // drop "v1/"
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+class ExactnessOnReferenceCpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExactnessOnReferenceCpu, Passes) {
+    const auto run = testing::run_instance(GetParam(), "reference-cpu");
+    EXPECT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+}
+
+INSTANTIATE_TEST_SUITE_P(Exactness, ExactnessOnReferenceCpu, ::testing::ValuesIn(family_instances()), test_name);
+
+struct ViolatorCase {
+    std::string instance;
+    std::string violation;
+    std::string class_id;  // empty: the violation does not reach this instance, PASS
+    std::string signature;
+};
+
+std::string violator_name(const ::testing::TestParamInfo<ViolatorCase>& info) {
+    std::string name = info.param.violation + "_" + info.param.instance.substr(3);
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+class ExactnessViolator : public ::testing::TestWithParam<ViolatorCase> {};
+
+TEST_P(ExactnessViolator, FailsWithItsSignature) {
+    const auto& c = GetParam();
+    const auto run = testing::run_instance(c.instance, "calibration", c.violation);
+    if (c.class_id.empty()) {
+        EXPECT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+        return;
+    }
+    ASSERT_EQ(run.verdict, harness::Verdict::fail) << testing::describe(run.result);
+    for (const auto& record : run.result.cases) {
+        EXPECT_EQ(record.result.violated_class, c.class_id) << testing::describe(run.result);
+        EXPECT_EQ(record.result.signature, c.signature) << testing::describe(run.result);
+    }
+}
+
+// C-EXC-01's calibration: nan-dropping-max fails reduce_max with nan-dropped.
+INSTANTIATE_TEST_SUITE_P(NanDroppingMax, ExactnessViolator,
+                         ::testing::Values(ViolatorCase{"v1/C-EXC-01/reduce_max/f32-f32/default", "nan-dropping-max",
+                                                        "C-EXC-01", "nan-dropped"},
+                                           ViolatorCase{"v1/C-EXC-01/reduce_max/f16-f16/default", "nan-dropping-max",
+                                                        "C-EXC-01", "nan-dropped"},
+                                           ViolatorCase{"v1/C-EXC-01/reduce_max/bf16-bf16/default", "nan-dropping-max",
+                                                        "C-EXC-01", "nan-dropped"}),
+                         violator_name);
+
+// bf16-truncate is calibrated on cast; it reaches every bf16 store, so the
+// bf16-output configurations of matmul, reduce_sum and softmax catch it too,
+// and the configurations without a bf16 store pass.
+INSTANTIATE_TEST_SUITE_P(
+    Bf16Truncate, ExactnessViolator,
+    ::testing::Values(
+        ViolatorCase{"v1/C-PRC-04/matmul/bf16xbf16-bf16/default", "bf16-truncate", "C-PRC-04", "truncation"},
+        ViolatorCase{"v1/C-PRC-04/reduce_sum/bf16-bf16/default", "bf16-truncate", "C-PRC-04", "truncation"},
+        ViolatorCase{"v1/C-PRC-04/softmax/bf16-bf16/default", "bf16-truncate", "C-PRC-04", "truncation"},
+        ViolatorCase{"v1/C-PRC-04/matmul/bf16xbf16-f32/default", "bf16-truncate", "", ""},
+        ViolatorCase{"v1/C-PRC-04/reduce_sum/f16-f16/default", "bf16-truncate", "", ""}),
+    violator_name);
+
+// ftz-daz is calibrated on elementwise and unary; it flushes every load and
+// store of these operators as well. Where a configuration has output-side
+// probes the signature is ftz; f16 inputs with an f32 output have none (no
+// product or sum of f16 values is an f32 subnormal), so only daz shows.
+std::vector<ViolatorCase> ftz_daz_cases() {
+    std::vector<ViolatorCase> cases;
+    for (const std::string op : {"matmul", "reduce_sum", "reduce_max", "softmax"})
+        for (const auto& config : configs_of(op)) {
+            const bool input_side_only =
+                (op == "matmul" || op == "reduce_sum") && config.starts_with("f16") && config.ends_with("-f32");
+            cases.push_back({"v1/C-CMP-02/" + op + "/" + config + "/default", "ftz-daz", "C-CMP-02",
+                             input_side_only ? "daz" : "ftz"});
+        }
+    // C-CMP-01 sees it too: softmax's exponentials that round to f32 or bf16
+    // subnormals come back zero under a preserve claim (underflow sub-domain).
+    cases.push_back({"v1/C-CMP-01/softmax/f32-f32/default", "ftz-daz", "C-CMP-01", "subdomain-concentration"});
+    cases.push_back({"v1/C-CMP-01/softmax/bf16-bf16/default", "ftz-daz", "C-CMP-01", "subdomain-concentration"});
+    return cases;
+}
+INSTANTIATE_TEST_SUITE_P(FtzDaz, ExactnessViolator, ::testing::ValuesIn(ftz_daz_cases()), violator_name);
+
+}  // namespace
+}  // namespace kcs::suites

@@ -1,0 +1,82 @@
+#include "probe_test_support.hpp"
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "kcs/host/adapter_search.hpp"
+#include "probes.hpp"
+
+namespace kcs::suites::testing {
+
+namespace {
+
+// The catalog, claims and plans are loaded once per test process and kept,
+// so that results can point into them.
+struct Fixture {
+    spec::Catalog catalog;
+    harness::Claims claims;
+    std::map<std::string, std::vector<harness::Instance>> plans;  // by profile + "/" + depth
+
+    static Fixture& get() {
+        static Fixture* fixture = [] {
+            auto* f = new Fixture;
+            auto loaded = spec::load_catalog(std::string(KCS_SOURCE_DIR) + "/spec/v1");
+            if (!loaded.ok()) throw std::runtime_error("the catalog does not load");
+            f->catalog = std::move(loaded.catalog);
+            auto claims = harness::load_claims(std::string(KCS_SOURCE_DIR) + "/vendors/reference-cpu/claims.yaml",
+                                               f->catalog);
+            if (!claims.diagnostics.empty()) throw std::runtime_error("reference-cpu claims do not load");
+            f->claims = std::move(claims.claims);
+            return f;
+        }();
+        return *fixture;
+    }
+
+    const std::vector<harness::Instance>& plan(const std::string& profile, const std::string& depth) {
+        auto& plan = plans[profile + "/" + depth];
+        if (plan.empty()) {
+            harness::PlanRequest request;
+            request.catalog = &catalog;
+            request.profile = catalog.find_profile(profile);
+            request.depth = catalog.find_depth(depth);
+            request.claims = claims;
+            plan = harness::make_plan(request);
+        }
+        return plan;
+    }
+};
+
+}  // namespace
+
+ProbeRun run_instance(const std::string& instance_id, const std::string& adapter_name, const std::string& violation,
+                      const std::string& depth, const std::string& profile) {
+    Fixture& f = Fixture::get();
+    const auto& plan = f.plan(profile, depth);
+    const harness::Instance* instance = nullptr;
+    for (const auto& i : plan)
+        if (i.id == instance_id) instance = &i;
+    if (!instance) throw std::runtime_error("no instance " + instance_id + " in the " + profile + "/" + depth + " plan");
+
+    host::IsolationOptions options;
+    if (!violation.empty()) options.adapter_options.push_back("violation=" + violation);
+    host::IsolatedAdapter adapter(host::resolve_adapter(adapter_name), options);
+    const harness::Probe probe = find_probe(instance->contract->id, instance->op->id);
+    auto result = harness::run_instance(*instance, probe, f.catalog, f.claims, adapter, 1,
+                                        f.catalog.find_depth(depth)->seeds);
+    return {result.verdict, std::move(result)};
+}
+
+std::string describe(const harness::InstanceResult& result) {
+    std::string out = std::string(harness::to_string(result.verdict));
+    for (const auto& c : result.cases) {
+        out += "\n  seed " + std::to_string(c.seed) + ": " + std::string(harness::to_string(c.result.verdict));
+        if (!c.result.violated_class.empty()) out += " " + c.result.violated_class;
+        if (!c.result.signature.empty()) out += " " + c.result.signature;
+        out += ": " + c.result.message + " (" + c.result.evidence.figure_name + " " +
+               std::to_string(c.result.evidence.figure) + " vs bound " + std::to_string(c.result.evidence.bound) + ")";
+    }
+    return out;
+}
+
+}  // namespace kcs::suites::testing

@@ -1,0 +1,26 @@
+// Running one instance of the real catalog through the runner, on a real
+// adapter (reference-cpu, or calibration with a violation), for probe tests.
+#pragma once
+
+#include <string>
+
+#include "kcs/harness/runner.hpp"
+
+namespace kcs::suites::testing {
+
+struct ProbeRun {
+    harness::Verdict verdict;
+    harness::InstanceResult result;  // its instance pointer stays valid for the test's life
+};
+
+// Plans `profile` at `depth` with the adapter's claims file (vendors/NAME/claims.yaml),
+// finds the instance `instance_id`, runs it with two seeds from base seed 1 on
+// `adapter` ("reference-cpu", or "calibration" with `violation`).
+ProbeRun run_instance(const std::string& instance_id, const std::string& adapter,
+                      const std::string& violation = "", const std::string& depth = "smoke",
+                      const std::string& profile = "strict");
+
+// "FAIL C-PRC-01 narrow-accumulator: message" for assertion messages.
+std::string describe(const harness::InstanceResult& result);
+
+}  // namespace kcs::suites::testing

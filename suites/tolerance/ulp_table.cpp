@@ -1,0 +1,113 @@
+#include "ulp_table.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "kcs/reference/bounds.hpp"
+
+namespace kcs::suites {
+
+double ulp_table_entry(const spec::Json& params, std::string_view function, std::string_view dtype) {
+    const std::string f(function), d(dtype);
+    if (!params.contains("table") || !params["table"].contains(f) || !params["table"][f].contains(d))
+        throw std::invalid_argument("the ulp_table of the catalog has no entry for " + f + " in " + d);
+    return params["table"][f][d].get<double>();
+}
+
+double largest_ulp_table_entry(const spec::Json& params, std::string_view dtype) {
+    const std::string d(dtype);
+    double largest = -1;
+    if (params.contains("table")) {
+        for (const auto& [function, by_dtype] : params["table"].items())
+            if (by_dtype.contains(d)) largest = std::max(largest, by_dtype[d].get<double>());
+    }
+    if (largest < 0) throw std::invalid_argument("the ulp_table of the catalog has no entry for " + d);
+    return largest;
+}
+
+double table_error(ref::Format out, std::uint32_t got_bits, double cr, bool flush_claimed) {
+    const bool cr_subnormal = cr != 0 && std::fabs(cr) < ref::info(out).min_normal;
+    const bool got_zero = ref::classify(out, got_bits) == ref::FloatClass::zero;
+    if (flush_claimed && cr_subnormal && got_zero) return 0;
+    return ref::ulp_error(out, got_bits, cr);
+}
+
+std::string_view to_string(UlpSubdomain subdomain) {
+    switch (subdomain) {
+        case UlpSubdomain::underflow:
+            return "underflow";
+        case UlpSubdomain::overflow_edge:
+            return "overflow edge";
+        case UlpSubdomain::small_argument:
+            return "small arguments";
+        case UlpSubdomain::core:
+            return "core";
+    }
+    return "?";
+}
+
+UlpSubdomain ulp_subdomain(ref::Format out, std::string_view function, double x, double cr, bool f_is_zero) {
+    const auto& format = ref::info(out);
+    const double a = std::fabs(cr);
+    if ((cr == 0 && !f_is_zero) || (a > 0 && a < format.min_normal)) return UlpSubdomain::underflow;
+    // The top binade starts at 2^emax, emax = bias for these formats.
+    if (std::isinf(cr) || a >= std::ldexp(1.0, format.exponent_bias)) return UlpSubdomain::overflow_edge;
+    const double small = 0x1p-5;  // C-CMP-01's small-argument sub-domain
+    const double distance = function == "log" ? std::fabs(x - 1) : std::fabs(x);
+    if (distance < small) return UlpSubdomain::small_argument;
+    return UlpSubdomain::core;
+}
+
+void UlpTally::add(std::size_t index, double x, UlpSubdomain subdomain, double error) {
+    const bool fails = !(error <= bound_);
+    if (fails) ++failed_;
+    // A NaN error (never produced by table_error) would count as +inf.
+    const double e = std::isnan(error) ? std::numeric_limits<double>::infinity() : error;
+    const auto keep = [&](Worst& w) {
+        if (!w.seen || e > w.error) w = {true, e, index, x};
+    };
+    keep(worst_);
+    keep(by_subdomain_[static_cast<std::size_t>(subdomain)]);
+    if (subdomain == UlpSubdomain::core && x != 0 && std::isfinite(x)) {
+        const std::pair<int, int> binade{x < 0 ? -1 : 1, std::ilogb(x)};
+        auto [it, inserted] = core_binades_.try_emplace(binade, e);
+        if (!inserted) it->second = std::max(it->second, e);
+    }
+}
+
+namespace {
+
+// The largest core err per binade of |x|, both signs together.
+std::map<int, double> core_by_magnitude(const UlpTally& tally) {
+    std::map<int, double> out;
+    for (const auto& [key, error] : tally.core_binades()) {
+        auto [it, inserted] = out.try_emplace(key.second, error);
+        if (!inserted) it->second = std::max(it->second, error);
+    }
+    return out;
+}
+
+bool grows_from_first_failing_binade(const UlpTally& tally) {
+    const auto binades = core_by_magnitude(tally);
+    auto it = binades.begin();
+    while (it != binades.end() && it->second <= tally.bound()) ++it;
+    if (it == binades.end() || std::next(it) == binades.end()) return false;  // no growth to see
+    for (auto next = std::next(it); next != binades.end(); it = next++) {
+        const double needed = std::pow(kArgumentGrowthPerBinade, next->first - it->first);
+        if (!(next->second >= needed * it->second)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string approximation_signature(const UlpTally& tally) {
+    if (tally.failed() == 0) return {};
+    const bool core_fails =
+        tally.worst(UlpSubdomain::core).seen && !(tally.worst(UlpSubdomain::core).error <= tally.bound());
+    if (!core_fails) return "subdomain-concentration";
+    return grows_from_first_failing_binade(tally) ? "argument-growth" : "uniform-excess";
+}
+
+}  // namespace kcs::suites

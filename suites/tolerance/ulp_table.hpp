@@ -1,0 +1,93 @@
+// The ulp_table tolerance model (spec/SPEC.md section 3): for a finite input
+// x, with cr = RN_out(f(x)) the correctly rounded result,
+//     err(y) = |y - cr| / ulp_out(cr)  <=  table[f][out]
+// where infinities stand at +-2^(emax_out + 1), a NaN cr requires a NaN y,
+// a NaN y against a number is +inf, and +0 == -0. Where subnormals = flush is
+// claimed (and the profile accepts it) a zero of either sign is accepted
+// where cr is subnormal.
+//
+// C-CMP-01 (spec/v1/classes/C-CMP-01.yaml) records the error per sub-domain
+// and per input binade; its signatures are decided from those records.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "kcs/reference/formats.hpp"
+#include "kcs/spec/catalog.hpp"
+
+namespace kcs::suites {
+
+// table[function][dtype] of the model's `table` parameter; throws
+// std::invalid_argument naming what the catalog lacks.
+double ulp_table_entry(const spec::Json& params, std::string_view function, std::string_view dtype);
+
+// The largest entry of any function for `dtype` (C-CMP-02 sizes its
+// function probes by it).
+double largest_ulp_table_entry(const spec::Json& params, std::string_view dtype);
+
+// err(y) of the model for the result bits `got_bits` of format `out`.
+double table_error(ref::Format out, std::uint32_t got_bits, double cr, bool flush_claimed);
+
+// C-CMP-01's sub-domains: where fast approximations typically fail.
+enum class UlpSubdomain {
+    underflow,       // cr subnormal, or zero while f(x) is not
+    overflow_edge,   // cr infinite or in the top binade of the output dtype
+    small_argument,  // |x| < 2^-5 (for log |x - 1| < 2^-5)
+    core,            // everything else
+};
+inline constexpr std::size_t kUlpSubdomains = 4;
+std::string_view to_string(UlpSubdomain subdomain);
+
+// `f_is_zero`: whether the exact f(x) is zero (a zero cr is underflow only
+// when it is not).
+UlpSubdomain ulp_subdomain(ref::Format out, std::string_view function, double x, double cr, bool f_is_zero);
+
+// The record of one case: the largest err per sub-domain and, in the core,
+// per (sign of x, binade E(x) = floor(log2|x|)).
+class UlpTally {
+public:
+    struct Worst {
+        bool seen = false;
+        double error = 0;
+        std::size_t index = 0;  // the caller's element index
+        double x = 0;
+    };
+
+    explicit UlpTally(double bound) : bound_(bound) {}
+
+    void add(std::size_t index, double x, UlpSubdomain subdomain, double error);
+
+    double bound() const { return bound_; }
+    std::size_t failed() const { return failed_; }  // elements with err > bound (NaN err included)
+    const Worst& worst() const { return worst_; }
+    const Worst& worst(UlpSubdomain subdomain) const { return by_subdomain_[static_cast<std::size_t>(subdomain)]; }
+    // (sign: -1 or +1, E(x)) -> the largest core err there.
+    const std::map<std::pair<int, int>, double>& core_binades() const { return core_binades_; }
+
+private:
+    double bound_;
+    std::size_t failed_ = 0;
+    Worst worst_;
+    std::array<Worst, kUlpSubdomains> by_subdomain_{};
+    std::map<std::pair<int, int>, double> core_binades_;
+};
+
+// The growth factor per binade of |x| that marks C-CMP-01's argument-growth
+// ("at least 1.5-fold per binade ... from the first failing binade on").
+inline constexpr double kArgumentGrowthPerBinade = 1.5;
+
+// The C-CMP-01 signature of a failing tally: subdomain-concentration (the
+// core meets the bound, another sub-domain does not), argument-growth (the
+// core fails and its per-binade maximum grows at least 1.5-fold per binade
+// of |x| over at least two binades from the first failing one on) or
+// uniform-excess (the core fails without that growth). Empty when every
+// element met the bound.
+std::string approximation_signature(const UlpTally& tally);
+
+}  // namespace kcs::suites

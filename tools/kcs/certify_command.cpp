@@ -1,0 +1,192 @@
+// kcs certify: runs every instance of a plan against an adapter and writes
+// the report (reports/include/kcs/reports/report.hpp) to DIR/report.json.
+// The report is rewritten while the run goes on, so an interrupted run or
+// a crash of kcs itself still leaves one, marked incomplete.
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "certify_summary.hpp"
+#include "commands.hpp"
+#include "kcs/harness/runner.hpp"
+#include "kcs/host/adapter_search.hpp"
+#include "kcs/reports/environment.hpp"
+#include "probes.hpp"
+#include "run_recorder.hpp"
+#include "run_setup.hpp"
+
+namespace kcs::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = RunRecorder::Clock;
+
+// The signal that asked the run to stop (0: none). The one piece of global
+// state: a signal handler can reach nothing else. Checked between instances.
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
+
+void request_stop(int signal) { stop_signal.store(signal); }
+
+// SA_RESETHAND: a second Ctrl-C ends kcs at once; the last partial report
+// stays on disk, marked in progress.
+void install_stop_handlers() {
+    struct sigaction action {};
+    action.sa_handler = request_stop;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+struct CertifyOptions {
+    RunChoice run;
+    AdapterChoice adapter;
+    std::string out;
+    std::uint64_t seed = 1;
+    int jobs = 1;
+};
+
+// "reports/out/NAME-PROFILE-DEPTH-20240501T120000Z".
+fs::path default_out_dir(const std::string& adapter, const RunSetup& setup, std::chrono::system_clock::time_point t) {
+    std::string stamp = reports::utc_timestamp(t);  // 2024-05-01T12:00:00.123Z
+    stamp = stamp.substr(0, 19) + "Z";
+    std::erase(stamp, '-');
+    std::erase(stamp, ':');
+    return fs::path("reports") / "out" /
+           (adapter_name(adapter) + "-" + setup.request.profile->id + "-" + setup.request.depth->id + "-" + stamp);
+}
+
+// Runs the applicable instances on `adapters`, one thread per adapter,
+// each taking the next instance not yet taken, until all are done or a
+// stop is requested. An exception costs its instance (ERROR), not the run.
+void run_instances(RunRecorder& recorder, const RunSetup& setup,
+                   std::vector<std::unique_ptr<host::IsolatedAdapter>>& adapters) {
+    const auto& run = recorder.description();
+    const auto& plan = recorder.plan();
+    std::atomic<std::size_t> next{0};
+    auto work = [&](host::IsolatedAdapter& adapter) {
+        for (std::size_t i = next++; i < plan.size() && stop_signal.load() == 0; i = next++) {
+            const harness::Instance& instance = plan[i];
+            harness::InstanceResult result;
+            try {
+                const auto probe = suites::find_probe(instance.contract->id, instance.op->id);
+                result = harness::run_instance(instance, probe, setup.catalog, run.claims, adapter, run.base_seed,
+                                               run.seeds);
+            } catch (const std::exception& e) {
+                result = {&instance, harness::Verdict::error, {}};
+                harness::CaseRecord c;
+                c.seed = run.base_seed;
+                c.result.message = std::string("harness failed: ") + e.what();
+                result.cases.push_back(std::move(c));
+            }
+            recorder.record(i, std::move(result));
+        }
+    };
+    recorder.cases_begin();
+    std::vector<std::thread> workers;
+    for (std::size_t j = 1; j < adapters.size(); ++j) workers.emplace_back(work, std::ref(*adapters[j]));
+    work(*adapters[0]);
+    for (auto& w : workers) w.join();
+    recorder.cases_end();
+}
+
+}  // namespace
+
+void add_certify_command(CLI::App& app, int& exit_code) {
+    auto o = std::make_shared<CertifyOptions>();
+    auto* certify =
+        app.add_subcommand("certify", "Run every instance of a profile against an adapter and write the report");
+    certify
+        ->add_option("--adapter", o->run.adapter, "The adapter: a name (e.g. reference-cpu) or a path to its library")
+        ->required();
+    certify->add_option("--option,-o", o->adapter.options, "An adapter option key=value (repeatable)");
+    certify->add_option("--claims", o->run.claims,
+                        "The adapter's claims file (default: vendors/NAME/claims.yaml for a built-in adapter, "
+                        "else every claim at its catalog default)");
+    certify->add_option("--profile", o->run.plan.profile, "The profile judged: core or strict")->capture_default_str();
+    certify->add_option("--depth", o->run.plan.depth, "smoke, quick or full (only full is certifiable)")
+        ->capture_default_str();
+    certify->add_option("--op", o->run.plan.operators, "Only this operator (repeatable; default: every operator)");
+    certify->add_option("--spec", o->run.spec_dir, "Catalog folder (default: the newest carried catalog)");
+    certify->add_option("--out", o->out, "Folder for report.json (default: reports/out/ADAPTER-PROFILE-DEPTH-UTCTIME)");
+    certify->add_option("--seed", o->seed, "Base seed: the cases of an instance use seeds B, B+1, ...")
+        ->capture_default_str();
+    certify->add_option("--timeout", o->adapter.timeout_s, "Seconds one adapter call may take before it counts as hung")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    certify
+        ->add_option("--jobs,-j", o->jobs,
+                     "Instances run at once, each on its own adapter worker (the adapter then runs N times "
+                     "side by side: use 1 for a device that cannot be shared)")
+        ->check(CLI::Range(1, 256))
+        ->capture_default_str();
+    certify->footer(
+        "Instances without a probe yet are ERROR, which leaves the profile INCOMPLETE; --op narrows the run. "
+        "Ctrl-C (SIGINT) or SIGTERM stops after the instance in progress and writes the report marked incomplete; "
+        "a second one ends kcs at once, leaving the last partial report. The report is written unsigned.\n"
+        "Exit 0 when the profile is CONFORMANT, 1 when it is NON-CONFORMANT or INCOMPLETE (or the run was "
+        "interrupted), 2 on a usage or input error.");
+    certify->callback([&exit_code, o] {
+        const auto command_start = Clock::now();
+        install_stop_handlers();
+        const auto setup = prepare_run(o->run);
+        if (!setup) {
+            exit_code = 2;
+            return;
+        }
+        const auto library = host::resolve_adapter(o->run.adapter);  // AdapterError: exit 2 in main
+        std::vector<std::unique_ptr<host::IsolatedAdapter>> adapters;
+        for (int j = 0; j < o->jobs; ++j)
+            adapters.push_back(std::make_unique<host::IsolatedAdapter>(library, isolation_options(o->adapter)));
+
+        reports::RunDescription run;
+        run.started = std::chrono::system_clock::now();
+        run.catalog = &setup->catalog;
+        run.profile = setup->request.profile;
+        run.depth = setup->request.depth;
+        run.claims = setup->request.claims;
+        run.operators = setup->request.operators;
+        run.adapter = {o->run.adapter, fs::absolute(library).lexically_normal(), o->adapter.options, std::nullopt, {}};
+        if (auto info = adapters[0]->info(); info.ok())
+            run.adapter.info = info.value;
+        else
+            run.adapter.info_error = info.result.describe();
+        run.subjects = reports::make_subjects(library, run.claims, setup->catalog, reports::current_executable());
+        run.kcs_version = KCS_VERSION;
+        run.command_line = reports::current_command_line();
+        run.working_directory = fs::current_path().string();
+        run.environment = reports::capture_environment();
+        run.base_seed = o->seed;
+        run.seeds = setup->request.depth->seeds;
+        run.call_timeout = std::chrono::seconds(o->adapter.timeout_s);
+        run.jobs = o->jobs;
+        run.repro = repro_command(o->run, *setup, o->adapter);
+
+        reports::RunResults results;
+        results.plan = harness::make_plan(setup->request);
+        results.results.resize(results.plan.size());
+        run.plan_digest = harness::plan_digest(results.plan);
+
+        const fs::path out = o->out.empty() ? default_out_dir(o->run.adapter, *setup, run.started) : fs::path(o->out);
+        const fs::path file = out / "report.json";
+        RunRecorder recorder(std::move(run), std::move(results), file, command_start);
+        recorder.start();
+        std::cout << "certifying " << o->run.adapter << ": " << recorder.plan().size() << " instances, profile "
+                  << setup->request.profile->id << ", depth " << setup->request.depth->id << "; report "
+                  << file.string() << std::endl;
+        run_instances(recorder, *setup, adapters);
+
+        const int signal = stop_signal.load();
+        const auto report = recorder.finish(signal ? reports::RunState::interrupted : reports::RunState::finished);
+        if (signal)
+            std::cout << "\ninterrupted by signal " << signal << ": the report holds the instances run so far\n";
+        print_certify_summary(report, file);
+        exit_code = !signal && report["predicate"]["summary"]["profile"]["verdict"] == "CONFORMANT" ? 0 : 1;
+    });
+}
+
+}  // namespace kcs::cli

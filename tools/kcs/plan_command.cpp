@@ -1,0 +1,98 @@
+// kcs plan: the contract instances a run of an adapter would judge, with
+// what each measures and whether the claims make it applicable. The adapter
+// is named but not loaded: the plan depends on the catalog, profile, depth
+// and claims only.
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "run_setup.hpp"
+#include "kcs/harness/claims.hpp"
+#include "kcs/harness/plan.hpp"
+
+namespace kcs::cli {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+void print_header(const spec::Catalog& catalog, const harness::PlanRequest& request, const std::string& adapter,
+                  const harness::Claims& claims, bool claims_given) {
+    const spec::Depth& depth = *request.depth;
+    std::cout << "catalog  " << catalog.root.string() << "  spec_version " << catalog.spec_version << "  "
+              << spec::catalog_digest(catalog) << "\n"
+              << "profile  " << request.profile->id << " (" << request.profile->title << ")\n"
+              << "depth    " << depth.id << ": " << depth.seeds << " seeds, "
+              << (depth.certifiable ? "certifiable" : "not certifiable") << "\n"
+              << "adapter  " << adapter << " (not loaded: the plan does not depend on it)\n";
+    if (claims.file.empty())
+        std::cout << "claims   catalog defaults (no claims file for this adapter; pass --claims FILE)\n";
+    else
+        std::cout << "claims   " << claims.file.string() << (claims_given ? "" : " (the adapter's own)") << "  "
+                  << claims.digest << "\n";
+    for (const auto& r : harness::claims_not_accepted(*request.profile, claims)) {
+        std::cout << "note     profile " << request.profile->id << " does not accept " << r.id << ": " << r.value
+                  << (claims.declared.count(r.id) ? "" : ", the catalog default") << " (it accepts "
+                  << joined(r.accepted) << "), so it is NON-CONFORMANT whatever the instances do\n";
+    }
+}
+
+std::string status_of(const harness::Instance& i) {
+    return i.applicable ? "APPLICABLE" : "N/A (" + i.not_applicable_reason + ")";
+}
+
+void print_plan(const std::vector<harness::Instance>& plan) {
+    std::size_t id_width = 0, status_width = 0, applicable = 0;
+    for (const auto& i : plan) {
+        id_width = std::max(id_width, i.id.size());
+        status_width = std::max(status_width, status_of(i).size());
+        applicable += i.applicable;
+    }
+    std::cout << "\n";
+    for (const auto& i : plan) {
+        std::cout << std::left << std::setw(static_cast<int>(id_width)) << i.id << "  "
+                  << std::setw(static_cast<int>(status_width)) << status_of(i) << "  " << i.measures() << "\n";
+    }
+    std::cout << "\n"
+              << plan.size() << " instances, " << applicable << " applicable, " << plan.size() - applicable
+              << " not applicable\n"
+              << "plan digest " << harness::plan_digest(plan) << "\n";
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, int& exit_code) {
+    auto o = std::make_shared<RunChoice>();
+
+    auto* plan = app.add_subcommand("plan", "List the contract instances a run of an adapter would judge");
+    plan->add_option("--adapter", o->adapter, "The adapter: a name (e.g. reference-cpu) or a path to its library")
+        ->required();
+    plan->add_option("--claims", o->claims,
+                     "The adapter's claims file (default: vendors/NAME/claims.yaml for a built-in adapter, "
+                     "else every claim at its catalog default)");
+    plan->add_option("--profile", o->plan.profile, "The profile judged")->capture_default_str();
+    plan->add_option("--depth", o->plan.depth, "smoke, quick or full")->capture_default_str();
+    plan->add_option("--op", o->plan.operators, "Only this operator (repeatable; default: every operator)");
+    plan->add_option("--spec", o->spec_dir, "Catalog folder (default: the newest carried catalog)");
+    plan->footer("One line per instance: id, APPLICABLE or N/A (why), what it measures. Exit 0, or 2 on an "
+                 "unknown name or a bad claims file.");
+    plan->callback([&exit_code, o] {
+        const auto setup = prepare_run(*o);
+        if (!setup) {
+            exit_code = 2;
+            return;
+        }
+        const harness::PlanRequest& request = setup->request;
+        print_header(setup->catalog, request, o->adapter, request.claims, setup->claims_given);
+        print_plan(harness::make_plan(request));
+        exit_code = 0;
+    });
+}
+
+}  // namespace kcs::cli

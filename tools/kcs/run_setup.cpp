@@ -1,0 +1,96 @@
+#include "run_setup.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <regex>
+
+#include "catalog_location.hpp"
+
+namespace kcs::cli {
+
+namespace fs = std::filesystem;
+
+void print_diagnostics(const spec::Diagnostics& diags) {
+    for (const auto& d : diags.all()) std::cerr << d.str() << "\n";
+}
+
+std::string adapter_name(const std::string& name_or_path) {
+    std::string name = fs::path(name_or_path).filename().string();
+    const std::string prefix = "libkcs-adapter-", suffix = ".so";
+    if (name.starts_with(prefix) && name.ends_with(suffix) && name.size() > prefix.size() + suffix.size())
+        name = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    return name;
+}
+
+std::optional<fs::path> built_in_claims(const std::string& adapter) {
+    static const std::regex plain_name("[a-z0-9][a-z0-9_-]*");
+    const std::string name = adapter_name(adapter);
+    if (!std::regex_match(name, plain_name)) return std::nullopt;
+    const fs::path file = fs::path(KCS_SOURCE_DIR) / "vendors" / name / "claims.yaml";
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) return std::nullopt;
+    return file;
+}
+
+std::unique_ptr<RunSetup> prepare_run(const RunChoice& choice) {
+    auto setup = std::make_unique<RunSetup>();
+    auto loaded = spec::load_catalog(choice.spec_dir.empty() ? default_catalog() : fs::path(choice.spec_dir));
+    if (!loaded.ok()) {
+        print_diagnostics(loaded.diagnostics);
+        std::cerr << "kcs: error: the catalog in " << loaded.catalog.root.string() << " has "
+                  << loaded.diagnostics.all().size() << " problem(s); run 'kcs spec lint "
+                  << loaded.catalog.root.string() << "' and fix them first\n";
+        return nullptr;
+    }
+    setup->catalog = std::move(loaded.catalog);
+    const spec::Catalog& catalog = setup->catalog;
+
+    harness::PlanRequest& request = setup->request;
+    request.catalog = &catalog;
+    if (const auto wrong = harness::resolve_choice(request, choice.plan); !wrong.empty()) {
+        print_diagnostics(wrong);
+        return nullptr;
+    }
+
+    setup->claims_given = !choice.claims.empty();
+    const auto claims_file =
+        setup->claims_given ? std::optional<fs::path>(choice.claims) : built_in_claims(choice.adapter);
+    if (!claims_file) {
+        request.claims = harness::default_claims(catalog);
+        return setup;
+    }
+    auto claims = harness::load_claims(*claims_file, catalog);
+    if (!claims.diagnostics.empty()) {
+        print_diagnostics(claims.diagnostics);
+        std::cerr << "kcs: error: the claims file " << claims_file->string() << " has "
+                  << claims.diagnostics.all().size() << " problem(s)\n";
+        return nullptr;
+    }
+    request.claims = std::move(claims.claims);
+    return setup;
+}
+
+host::IsolationOptions isolation_options(const AdapterChoice& adapter) {
+    host::IsolationOptions options;
+    options.adapter_options = adapter.options;
+    options.call_timeout = std::chrono::seconds(adapter.timeout_s);
+    return options;
+}
+
+reports::ReproCommand repro_command(const RunChoice& choice, const RunSetup& setup, const AdapterChoice& adapter) {
+    // A name is found again through the search path; a path must not
+    // depend on the folder the replay is started from.
+    const bool is_path = choice.adapter.find('/') != std::string::npos || choice.adapter.ends_with(".so");
+    reports::ReproCommand repro;
+    repro.adapter = is_path ? fs::absolute(choice.adapter).lexically_normal().string() : choice.adapter;
+    repro.options = adapter.options;
+    const auto& claims = setup.request.claims;
+    if (!claims.file.empty()) repro.claims_file = fs::absolute(claims.file).lexically_normal().string();
+    if (!choice.spec_dir.empty()) repro.spec_dir = fs::absolute(choice.spec_dir).lexically_normal().string();
+    repro.profile = setup.request.profile->id;
+    repro.depth = setup.request.depth->id;
+    if (adapter.timeout_s != kDefaultTimeoutSeconds) repro.timeout_s = adapter.timeout_s;
+    return repro;
+}
+
+}  // namespace kcs::cli

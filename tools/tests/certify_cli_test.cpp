@@ -1,0 +1,232 @@
+// kcs certify and kcs run, run as a vendor runs them: the report they
+// write (checked against its schema by python3-jsonschema), its repro
+// lines, exit codes, and an interrupted run.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+struct Outcome {
+    int exit_code;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path);
+    return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A fresh folder per test, removed at the end.
+class CertifyCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::path(::testing::TempDir()) / ("kcs-certify-cli-" + std::to_string(::getpid()) + "-" + test->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        if (!HasFailure()) fs::remove_all(dir_);
+    }
+
+    // Runs a shell command line (kcs and its arguments, already quoted).
+    Outcome shell(const std::string& command_line) {
+        const std::string command = command_line + " >" + (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
+        const int status = std::system(command.c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
+    }
+    Outcome kcs(const std::string& args) { return shell(std::string(KCS_BINARY) + " " + args); }
+
+    // The schema check and the summary-against-instances check of reports/tests/validate_report.py.
+    Outcome validate(const fs::path& report) {
+        return shell(std::string(KCS_PYTHON3) + " " + KCS_REPORT_VALIDATOR + " " + KCS_REPORT_SCHEMA + " " +
+                     report.string());
+    }
+
+    fs::path dir_;
+};
+
+Json read_json(const fs::path& file) { return Json::parse(slurp(file)); }
+
+bool failing(const Json& verdict) {
+    return verdict == "FAIL" || verdict == "CRASH" || verdict == "TIMEOUT" || verdict == "ERROR";
+}
+
+// The line "verdict   X" of kcs run's output.
+std::string verdict_line(const std::string& out) {
+    const auto at = out.find("\nverdict   ");
+    if (at == std::string::npos) return {};
+    const auto start = at + 11;
+    const auto end = out.find_first_of(" \n", start);
+    return out.substr(start, end - start);
+}
+
+TEST_F(CertifyCli, ReduceMaxAtSmokeDepthWritesAValidReportWhoseReproLinesReplay) {
+    const fs::path out = dir_ / "report";
+    const Outcome r = kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --out " + out.string());
+    // Which of the two depends on the probes the suites have so far.
+    ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << "\n" << r.out << r.err;
+    ASSERT_TRUE(fs::exists(out / "report.json")) << r.out << r.err;
+    const Outcome valid = validate(out / "report.json");
+    EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+
+    const Json report = read_json(out / "report.json");
+    const Json& p = report["predicate"];
+    EXPECT_EQ(report["predicateType"], "urn:kcs:predicate:conformance-report:v1");
+    EXPECT_EQ(p["complete"], true);
+    EXPECT_EQ(p["signed"], false);
+    EXPECT_EQ(p["operators"], Json::array({"reduce_max"}));
+    ASSERT_FALSE(p["instances"].empty());
+    for (const auto& i : p["instances"]) {
+        EXPECT_EQ(i["operator"], "reduce_max") << i["id"];
+        ASSERT_FALSE(i["verdict"].is_null()) << i["id"];
+        for (const auto& c : i["cases"]) {
+            if (!failing(c["verdict"])) continue;
+            EXPECT_TRUE(c["repro"].get<std::string>().starts_with("kcs run --adapter reference-cpu ")) << c["repro"];
+        }
+    }
+    const Json& profile = p["summary"]["profile"];
+    const Json& counts = profile["counts"];
+    EXPECT_EQ(counts["planned"], p["instances"].size());
+    EXPECT_EQ(counts["applicable"].get<int>(), counts["planned"].get<int>() - counts["not_applicable"].get<int>());
+    EXPECT_DOUBLE_EQ(profile["coverage"].get<double>(),
+                     counts["executed"].get<double>() / counts["applicable"].get<double>());
+    if (counts["executed"] != 0) {
+        EXPECT_DOUBLE_EQ(profile["pass_rate"].get<double>(),
+                         counts["pass"].get<double>() / counts["executed"].get<double>());
+    }
+    EXPECT_EQ(r.exit_code == 0, profile["verdict"] == "CONFORMANT");
+    EXPECT_NE(r.out.find("profile core: " + profile["verdict"].get<std::string>()), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find((out / "report.json").string()), std::string::npos) << r.out;
+
+    // Replay one case of each verdict the report has: kcs run prints the same verdict.
+    std::set<std::string> replayed;
+    for (const auto& i : p["instances"]) {
+        if (i["cases"].empty() || !replayed.insert(i["verdict"].get<std::string>()).second) continue;
+        const Json& c = i["cases"][i["worst_case"].get<std::size_t>()];
+        const std::string repro = c["repro"];
+        ASSERT_TRUE(repro.starts_with("kcs ")) << repro;
+        SCOPED_TRACE(repro);
+        const Outcome replay = shell(std::string(KCS_BINARY) + repro.substr(3));
+        EXPECT_EQ(verdict_line(replay.out), c["verdict"]) << replay.out << replay.err;
+        EXPECT_EQ(replay.exit_code, failing(c["verdict"]) ? 1 : 0) << replay.out << replay.err;
+        const Outcome json = shell(std::string(KCS_BINARY) + repro.substr(3) + " --json");
+        const Json replayed_case = Json::parse(json.out);
+        EXPECT_EQ(replayed_case["verdict"], c["verdict"]);
+        EXPECT_EQ(replayed_case["repro"], repro);
+        EXPECT_EQ(replayed_case["evidence"]["figure_name"], c["evidence"]["figure_name"]);
+    }
+    EXPECT_FALSE(replayed.empty());
+}
+
+TEST_F(CertifyCli, ParallelJobsGiveTheSameVerdicts) {
+    const Outcome one =
+        kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --out " + (dir_ / "one").string());
+    const Outcome two =
+        kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --jobs 3 --out " + (dir_ / "two").string());
+    ASSERT_EQ(one.exit_code, two.exit_code) << one.out << two.out << two.err;
+    const Json a = read_json(dir_ / "one" / "report.json")["predicate"];
+    const Json b = read_json(dir_ / "two" / "report.json")["predicate"];
+    ASSERT_EQ(a["instances"].size(), b["instances"].size());
+    for (std::size_t i = 0; i < a["instances"].size(); ++i) {
+        EXPECT_EQ(a["instances"][i]["id"], b["instances"][i]["id"]);
+        EXPECT_EQ(a["instances"][i]["verdict"], b["instances"][i]["verdict"]) << a["instances"][i]["id"];
+    }
+    EXPECT_EQ(b["limits"]["jobs"], 3);
+    EXPECT_EQ(a["summary"]["profile"], b["summary"]["profile"]);
+}
+
+TEST_F(CertifyCli, AnUnknownProfileExitsTwoAndWritesNothing) {
+    const Outcome r = kcs("certify --adapter reference-cpu --profile cor --out " + (dir_ / "report").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown profile 'cor'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("did you mean 'core'?"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "report"));
+}
+
+TEST_F(CertifyCli, AnUnusableAdapterExitsTwoWithTheLoadersMessage) {
+    const Outcome missing = kcs("certify --adapter no-such-adapter --out " + (dir_ / "report").string());
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("libkcs-adapter-no-such-adapter.so is in none of"), std::string::npos) << missing.err;
+    const Outcome refused = kcs("certify --adapter reference-cpu --option bogus=1 --out " + (dir_ / "report").string());
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("unknown option 'bogus'"), std::string::npos) << refused.err;
+    EXPECT_FALSE(fs::exists(dir_ / "report"));
+}
+
+TEST_F(CertifyCli, RunOfAnUnknownCaseExitsTwoWithTheClosestId) {
+    const Outcome r =
+        kcs("run --adapter reference-cpu --depth smoke --case v1/C-ORD-02/reduce_maxx/f32-f32/default --seed 1");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no instance 'v1/C-ORD-02/reduce_maxx/f32-f32/default'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("did you mean 'v1/C-ORD-02/reduce_max/f32-f32/default'?"), std::string::npos) << r.err;
+}
+
+TEST_F(CertifyCli, RunNeedsACaseAndASeed) {
+    EXPECT_EQ(kcs("run --adapter reference-cpu --seed 1").exit_code, 2);
+    EXPECT_EQ(kcs("run --adapter reference-cpu --case v1/C-ORD-02/reduce_max/f32-f32/default").exit_code, 2);
+}
+
+TEST_F(CertifyCli, AnInterruptedRunLeavesAnIncompleteReport) {
+    const fs::path out = dir_ / "report";
+    const std::string out_arg = out.string(), log = (dir_ / "log").string();
+    std::vector<std::string> args{KCS_BINARY, "certify",    "--adapter", "reference-cpu", "--depth", "smoke",
+                                  "--op",     "reduce_max", "--op",      "reduce_sum",    "--out",   out_arg};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = -1;
+    ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+
+    // The first report is written before any case runs, after the handler is in place.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(out / "report.json") && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+        GTEST_SKIP() << "the run ended within a second; no plan is slow enough to interrupt\n" << slurp(log);
+    ASSERT_EQ(::kill(pid, SIGINT), 0);
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+
+    ASSERT_TRUE(WIFEXITED(status)) << "kcs died of a signal\n" << slurp(log);
+    EXPECT_EQ(WEXITSTATUS(status), 1) << slurp(log);
+    EXPECT_NE(slurp(log).find("interrupted by signal 2"), std::string::npos) << slurp(log);
+    const Outcome valid = validate(out / "report.json");
+    EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+    const Json p = read_json(out / "report.json")["predicate"];
+    EXPECT_EQ(p["complete"], false);
+    EXPECT_EQ(p["state"], "interrupted");
+    EXPECT_EQ(p["summary"]["profile"]["verdict"] == "CONFORMANT", false);
+    std::size_t missing = 0;
+    for (const auto& i : p["instances"]) missing += i["verdict"].is_null();
+    EXPECT_GT(missing, 0u);
+    EXPECT_EQ(p["summary"]["profile"]["counts"]["missing"], missing);
+}
+
+}  // namespace
