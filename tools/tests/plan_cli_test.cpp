@@ -7,26 +7,15 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "run_kcs.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
 
-struct Outcome {
-    int exit_code;
-    std::string out, err;
-};
-
-Outcome kcs(const std::string& args) {
-    const std::string base = ::testing::TempDir() + "/kcs-plan-cli-" + std::to_string(::getpid());
-    const std::string command = std::string(KCS_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
-    const int status = std::system(command.c_str());
-    auto slurp = [](const std::string& path) {
-        std::ifstream in(path);
-        return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
-}
+using kcs::testing::Outcome;
+Outcome kcs(const std::string& args) { return kcs::testing::run_kcs(args); }
 
 // The line of `out` that starts with `id`, or empty.
 std::string line_of(const std::string& out, const std::string& id) {

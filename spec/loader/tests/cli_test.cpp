@@ -10,25 +10,13 @@
 #include <sys/wait.h>
 
 #include "catalog_copy.hpp"
+#include "run_kcs.hpp"
 
 namespace kcs::spec {
 namespace {
 
-struct CliRun {
-    int exit_code;
-    std::string out, err;
-};
-
-CliRun kcs(const std::string& args) {
-    const std::string base = ::testing::TempDir() + "/kcs-cli-" + std::to_string(::getpid());
-    const std::string command = std::string(KCS_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
-    const int status = std::system(command.c_str());
-    auto slurp = [](const std::string& path) {
-        std::ifstream in(path);
-        return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(base + ".out"), slurp(base + ".err")};
-}
+using CliRun = kcs::testing::Outcome;
+CliRun kcs(const std::string& args) { return kcs::testing::run_kcs(args); }
 
 const std::string kV1 = testing::source_catalog().string();
 

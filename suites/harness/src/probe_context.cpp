@@ -6,16 +6,9 @@ namespace kcs::harness {
 
 namespace {
 
-CaseResult stop(Verdict verdict, std::string message) {
-    CaseResult r;
-    r.verdict = verdict;
-    r.message = std::move(message);
-    return r;
-}
-
 // A breach fails C-EXC-02 whatever the probe measured (SPEC section 7).
 CaseResult breach_result(const std::vector<Breach>& breaches) {
-    CaseResult r = stop(Verdict::fail, breaches.front().detail);
+    CaseResult r = verdict_only(Verdict::fail, breaches.front().detail);
     r.violated_class = "C-EXC-02";
     r.signature = breaches.front().signature;
     r.evidence.figure_name = "integrity breaches";
@@ -28,12 +21,12 @@ CaseResult breach_result(const std::vector<Breach>& breaches) {
 CaseResult call_failure(const host::CallResult& call) {
     using host::CallOutcome;
     switch (call.outcome) {
-        case CallOutcome::crash: return stop(Verdict::crash, call.describe());
-        case CallOutcome::timeout: return stop(Verdict::timeout, call.describe());
+        case CallOutcome::crash: return verdict_only(Verdict::crash, call.describe());
+        case CallOutcome::timeout: return verdict_only(Verdict::timeout, call.describe());
         case CallOutcome::adapter_status:
-            if (call.status == KCS_UNSUPPORTED) return stop(Verdict::unsupported, call.describe());
-            return stop(Verdict::error, call.describe());
-        default: return stop(Verdict::error, call.describe());
+            if (call.status == KCS_UNSUPPORTED) return verdict_only(Verdict::unsupported, call.describe());
+            return verdict_only(Verdict::error, call.describe());
+        default: return verdict_only(Verdict::error, call.describe());
     }
 }
 

@@ -4,13 +4,6 @@ namespace kcs::harness {
 
 namespace {
 
-CaseResult with_verdict(Verdict verdict, std::string message) {
-    CaseResult r;
-    r.verdict = verdict;
-    r.message = std::move(message);
-    return r;
-}
-
 CaseResult run_probe(Probe probe, const Instance& instance, const spec::Catalog& catalog, const Claims& claims,
                      GuardedDevice& device, std::uint64_t seed, std::chrono::nanoseconds* adapter_time = nullptr) {
     device.reseed(seed);
@@ -23,7 +16,7 @@ CaseResult run_probe(Probe probe, const Instance& instance, const spec::Catalog&
     } catch (const std::exception& e) {
         // A harness-side failure (a malformed parameter, say) is an ERROR of
         // this case, never the end of the run.
-        result = with_verdict(Verdict::error, std::string("probe failed: ") + e.what());
+        result = verdict_only(Verdict::error, std::string("probe failed: ") + e.what());
     }
     if (adapter_time) *adapter_time = context.adapter_time();
     return result;
@@ -33,8 +26,8 @@ CaseResult run_probe(Probe probe, const Instance& instance, const spec::Catalog&
 
 CaseResult run_case(const Instance& instance, Probe probe, const spec::Catalog& catalog, const Claims& claims,
                     host::IsolatedAdapter& adapter, std::uint64_t seed) {
-    if (!instance.applicable) return with_verdict(Verdict::not_applicable, instance.not_applicable_reason);
-    if (!probe) return with_verdict(Verdict::error, "no probe implements " + instance.contract->id + " for " + instance.op->id);
+    if (!instance.applicable) return verdict_only(Verdict::not_applicable, instance.not_applicable_reason);
+    if (!probe) return verdict_only(Verdict::error, "no probe implements " + instance.contract->id + " for " + instance.op->id);
     GuardedDevice device(adapter, seed);
     return run_probe(probe, instance, catalog, claims, device, seed);
 }
@@ -55,7 +48,7 @@ InstanceResult run_instance(const Instance& instance, Probe probe, const spec::C
         const auto start = std::chrono::steady_clock::now();
         std::chrono::nanoseconds adapter_time{0};
         CaseResult c = probe ? run_probe(probe, instance, catalog, claims, device, seed, &adapter_time)
-                             : with_verdict(Verdict::error, "no probe implements " + instance.contract->id + " for " +
+                             : verdict_only(Verdict::error, "no probe implements " + instance.contract->id + " for " +
                                                                 instance.op->id);
         result.verdict = worst_of(result.verdict, c.verdict);
         result.cases.push_back({seed, std::move(c), std::chrono::steady_clock::now() - start, adapter_time});

@@ -28,6 +28,13 @@ std::string_view to_string(Verdict verdict) {
     return names[static_cast<std::size_t>(verdict)];
 }
 
+CaseResult verdict_only(Verdict verdict, std::string message) {
+    CaseResult r;
+    r.verdict = verdict;
+    r.message = std::move(message);
+    return r;
+}
+
 Verdict worst_of(Verdict a, Verdict b) { return severity(a) >= severity(b) ? a : b; }
 
 }  // namespace kcs::harness

@@ -45,6 +45,9 @@ struct CaseResult {
     Evidence evidence;
 };
 
+// A result that carries only a verdict and why (no measurement was made).
+CaseResult verdict_only(Verdict verdict, std::string message);
+
 // Severity order for combining cases into an instance verdict:
 // FAIL > CRASH > TIMEOUT > ERROR > UNSUPPORTED > NOT_APPLICABLE > PASS.
 Verdict worst_of(Verdict a, Verdict b);
