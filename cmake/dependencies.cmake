@@ -6,7 +6,8 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
 find_package(GTest REQUIRED)
 find_package(benchmark REQUIRED)
-pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium>=1.0.18)
+pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium>=1.0.18)  # Ed25519 signatures
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)                  # SHA-256
 
 # Optional device stacks: ON by default where the packages are present.
 find_package(OpenCL QUIET)

@@ -11,5 +11,3 @@ target_sources(kcs_suites PRIVATE
   tolerance/bitwise_equal.cpp
   tolerance/memory_domain.cpp
 )
-# distinct_outputs hashes outputs with SHA-256 (libsodium, as the harness does).
-target_link_libraries(kcs_suites PRIVATE PkgConfig::SODIUM)

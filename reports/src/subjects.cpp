@@ -1,6 +1,6 @@
 #include "kcs/reports/subjects.hpp"
 
-#include <sodium.h>
+#include "kcs/spec/sha256.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -20,23 +20,16 @@ std::string hex_of(const std::string& digest) {
 }  // namespace
 
 std::string sha256_file(const std::filesystem::path& file) {
-    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
-    crypto_hash_sha256_state state;
-    crypto_hash_sha256_init(&state);
+    Sha256Hasher hasher;
     char chunk[1 << 16];
     while (in) {
         in.read(chunk, sizeof chunk);
-        crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>(chunk),
-                                  static_cast<unsigned long long>(in.gcount()));
+        hasher.update(std::string_view(chunk, static_cast<std::size_t>(in.gcount())));
     }
     if (in.bad()) throw std::runtime_error("error while reading " + file.string());
-    unsigned char hash[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256_final(&state, hash);
-    char hex[2 * crypto_hash_sha256_BYTES + 1];
-    sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
-    return hex;
+    return hex(hasher.finish());
 }
 
 std::vector<Subject> make_subjects(const std::filesystem::path& adapter_library, const harness::Claims& claims,

@@ -301,11 +301,11 @@ void reduce_sum_tie_sums(harness::ProbeContext& context, const ConfigFormats& f,
 // Row lengths of the sampled N(0,1) data sets (the catalog gives the number
 // of outputs, not their shape). reduce_sum: 16, a real f32 reduction whose E
 // stays far below the f16 and bf16 output spacing, so that nearly every
-// output qualifies, while each output costs only 16 normal draws (2^20
+// output qualifies, while each output costs only 16 normal draws (2^18
 // outputs at quick depth). softmax: 64, each input an output.
 constexpr std::int64_t kSumSampleRowLength = 16;
 constexpr std::int64_t kSoftmaxSampleRowLength = 64;
-// Outputs per invocation, so that quick and full depths (2^20 samples) run
+// Outputs per invocation, so that quick (2^18) and full (2^20 samples) depths run
 // in buffers of a modest size.
 constexpr std::int64_t kSampleOutputsPerRun = 1 << 16;
 

@@ -1,9 +1,6 @@
 #include "distinct_outputs.hpp"
 
-#include <sodium.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -28,26 +25,9 @@ DistinctOutputsParams DistinctOutputsParams::from(const spec::Tolerance& toleran
 }
 
 OutputHash output_hash(const std::vector<harness::HostTensor>& outputs) {
-    // sodium_init() is idempotent and thread-safe; the hash needs no other state.
-    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
-    crypto_hash_sha256_state state;
-    crypto_hash_sha256_init(&state);
-    for (const auto& output : outputs)
-        crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>(output.bytes.data()),
-                                  output.bytes.size());
-    OutputHash hash{};
-    crypto_hash_sha256_final(&state, hash.data());
-    return hash;
-}
-
-std::string hex(const OutputHash& hash) {
-    std::string text;
-    for (const unsigned char b : hash) {
-        char digits[3];
-        std::snprintf(digits, sizeof digits, "%02x", b);
-        text += digits;
-    }
-    return text;
+    Sha256Hasher hasher;
+    for (const auto& output : outputs) hasher.update(std::as_bytes(std::span(output.bytes)));
+    return hasher.finish();
 }
 
 void OutputHashTally::add(const std::vector<harness::HostTensor>& outputs, const std::string& condition) {

@@ -12,6 +12,7 @@
 
 #include "kcs/harness/guarded_device.hpp"
 #include "kcs/spec/catalog.hpp"
+#include "kcs/spec/sha256.hpp"
 
 namespace kcs::suites::tolerance {
 
@@ -24,13 +25,13 @@ struct DistinctOutputsParams {
     static DistinctOutputsParams from(const spec::Tolerance& tolerance);
 };
 
-using OutputHash = std::array<unsigned char, 32>;
+using OutputHash = kcs::Sha256;
+using kcs::hex;
 
 // h_r: SHA-256 over every byte of every output, in output order. HostTensor
 // bytes are already row-major little-endian, so signed zeros and NaN
 // payloads count.
 OutputHash output_hash(const std::vector<harness::HostTensor>& outputs);
-std::string hex(const OutputHash& hash);
 
 // The runs of one problem, grouped by the hash of their outputs.
 class OutputHashTally {

@@ -1,5 +1,7 @@
 #include "kcs/reference/fill.hpp"
 
+#include "normal_cache.hpp"
+
 namespace kcs::ref {
 
 namespace {
@@ -22,6 +24,15 @@ std::uint32_t element_bits(Format format, const Distribution& d, const TensorStr
 void fill_bits(Format format, const Distribution& d, const TensorStream& where, std::uint64_t first_index,
                std::span<std::uint32_t> out) {
     validate_for_floats(d);
+    if (const auto* normal = std::get_if<Normal>(&d)) {
+        // sample(Normal) from a z drawn once for every dtype that asks
+        const auto z = inputs_detail::standard_normals(where, first_index, out.size());
+        for (std::size_t k = 0; k < out.size(); ++k) {
+            const double scaled = normal->std * (*z)[k];
+            out[k] = encode(format, normal->mean + scaled);
+        }
+        return;
+    }
     for (std::size_t k = 0; k < out.size(); ++k) out[k] = bits_of(format, d, where, first_index + k);
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "correctly_rounded.hpp"
+#include "normal_cache.hpp"
 
 namespace kcs::ref {
 namespace {
@@ -140,6 +141,28 @@ TEST(Fill, AnyRangeOfElementsCanBeGeneratedAlone) {
     fill_bits(Format::f16, d, kGolden, 40, chunk);
     for (std::size_t k = 0; k < chunk.size(); ++k) EXPECT_EQ(chunk[k], whole[40 + k]);
     EXPECT_EQ(element_bits(Format::f16, d, kGolden, 77), whole[77]);
+}
+
+// Normal draws of kNormalCacheMinimum elements or more are kept and reused:
+// a second fill, in another dtype, another mean and std, or the first
+// fill's cached z, must give the bits that drawing each element alone gives.
+TEST(Fill, KeptNormalDrawsGiveTheSameBits) {
+    const std::size_t count = inputs_detail::kNormalCacheMinimum + 3;
+    const TensorStream where{97, 2, 0};
+    for (const Normal d : {Normal{0.0, 1.0}, Normal{0.5, 3.0}}) {
+        for (const Format format : {Format::f32, Format::f16, Format::bf16}) {
+            for (int pass = 0; pass < 2; ++pass) {
+                const std::vector<std::uint32_t> bits = fill_bits(format, d, where, count);
+                for (const std::uint64_t i : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{count / 2}, count - 1})
+                    ASSERT_EQ(bits[i], element_bits(format, d, where, i)) << "element " << i << ", pass " << pass;
+            }
+        }
+    }
+    // Another range of the same tensor is another draw, not a slice of the kept one.
+    std::vector<std::uint32_t> shifted(count);
+    fill_bits(Format::f32, Normal{0.0, 1.0}, where, 5, shifted);
+    EXPECT_EQ(shifted[0], element_bits(Format::f32, Normal{0.0, 1.0}, where, 5));
+    EXPECT_EQ(shifted[count - 1], element_bits(Format::f32, Normal{0.0, 1.0}, where, 5 + count - 1));
 }
 
 TEST(Fill, ValuesAreTheDecodedEncodings) {

@@ -2,6 +2,7 @@
 // A[b, m, k] * B[b, k, n], rank 2 or rank 3 (a batch dimension). Each
 // output row is one task of for_each_row; every dot product is summed in
 // the order of the call's SumPlan, which never depends on the thread count.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -59,38 +60,55 @@ Result check(const OpCall& call, const Settings&) {
     return check_shapes(call);
 }
 
-// B as f32 columns, [batch, N, K], so each dot product reads both operands
-// contiguously; the C-PRC-03 coercions are applied here, once per element.
-std::vector<float> load_columns(const Tensor& b, const MatmulDims& dims, const Settings& settings) {
-    std::vector<float> columns(static_cast<std::size_t>(dims.batch * dims.n * dims.k));
-    for_each_row(dims.batch * dims.n, settings.threads, [&](std::int64_t column) {
-        const std::int64_t batch = column / dims.n;
-        const std::int64_t n = column % dims.n;
-        for (std::int64_t k = 0; k < dims.k; ++k) {
-            const float value = load(b, (batch * dims.k + k) * dims.n + n, settings);
-            columns[static_cast<std::size_t>(column * dims.k + k)] = product_operand(value, b.dtype, settings.violation);
-        }
+// B as f32, [batch, K, N] as stored; the C-PRC-03 coercions are applied
+// here, once per element.
+std::vector<float> load_b(const Tensor& b, const MatmulDims& dims, const Settings& settings) {
+    std::vector<float> rows(static_cast<std::size_t>(dims.batch * dims.k * dims.n));
+    for_each_row(dims.batch * dims.k, settings.threads, [&](std::int64_t row) {
+        const std::vector<float> values = load_product_row(b, row * dims.n, dims.n, settings);
+        std::copy(values.begin(), values.end(), rows.begin() + row * dims.n);
     });
-    return columns;
+    return rows;
+}
+
+// One row of C under any plan: each dot product summed on its own.
+void row_by_plan(const SumPlan& plan, const std::vector<float>& a_row, const float* b, const MatmulDims& dims,
+                 float* c_row) {
+    for (std::int64_t n = 0; n < dims.n; ++n)
+        c_row[n] = sum_terms(plan, dims.k, [&](std::int64_t k) { return a_row[static_cast<std::size_t>(k)] * b[k * dims.n + n]; });
+}
+
+// One row of C under the conforming plan, one f32 running sum in index
+// order: the sums of neighbouring outputs advance together over k, each
+// still adding its own terms in index order from the same identity, so
+// every output has the bits row_by_plan() gives while the adds of a block
+// run side by side (the compiler vectorises the inner loop).
+void row_in_order(const std::vector<float>& a_row, const float* b, const MatmulDims& dims, float* c_row) {
+    std::fill(c_row, c_row + dims.n, kSumIdentity);
+    for (std::int64_t k = 0; k < dims.k; ++k) {
+        const float a = a_row[static_cast<std::size_t>(k)];
+        const float* b_row = b + k * dims.n;
+        for (std::int64_t n = 0; n < dims.n; ++n) c_row[n] += a * b_row[n];
+    }
 }
 
 Result compute(const OpCall& call, const Settings& settings) {
     const MatmulDims dims = dims_of(call);
     const Tensor& a = call.inputs[0];
     const Tensor& c = call.outputs[0];
-    const std::vector<float> columns = load_columns(call.inputs[1], dims, settings);
+    const std::vector<float> b = load_b(call.inputs[1], dims, settings);
     const std::int64_t rows = dims.batch * dims.m;
     const SumPlan plan = split_plan(settings, rows, c.dtype);
+    const bool in_order = plan.chunks == 1 && plan.accumulator == Dtype::f32;
     for_each_row(rows, settings.threads, [&](std::int64_t row) {
         const std::vector<float> a_row = load_product_row(a, row * dims.k, dims.k, settings);
-        const float* batch_columns = columns.data() + (row / dims.m) * dims.n * dims.k;
-        for (std::int64_t n = 0; n < dims.n; ++n) {
-            const float* column = batch_columns + n * dims.k;
-            const float dot = sum_terms(plan, dims.k, [&](std::int64_t k) {
-                return a_row[static_cast<std::size_t>(k)] * column[k];
-            });
-            store(c, row * dims.n + n, dot, settings);
-        }
+        const float* batch_b = b.data() + (row / dims.m) * dims.k * dims.n;
+        std::vector<float> c_row(static_cast<std::size_t>(dims.n));
+        if (in_order && dims.k > 0)  // sum_terms makes an empty sum +0, not the identity -0
+            row_in_order(a_row, batch_b, dims, c_row.data());
+        else
+            row_by_plan(plan, a_row, batch_b, dims, c_row.data());
+        for (std::int64_t n = 0; n < dims.n; ++n) store(c, row * dims.n + n, c_row[static_cast<std::size_t>(n)], settings);
     });
     return ok();
 }

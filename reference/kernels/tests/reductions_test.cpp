@@ -4,6 +4,7 @@
 // they carry: each must pass the catalog's functional test (allclose with
 // rtol = atol = 1e-2 on N(0,1) inputs at the catalog's shapes) and still
 // show the contract break it stands for.
+#include <array>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -554,6 +555,36 @@ TEST_P(ConformingReduceMax, PropagatesNaNAndOrdersZeros) {
     EXPECT_FALSE(std::signbit(got[5])) << "+0 above -0";
     EXPECT_EQ(got[6], -kInf);
     EXPECT_EQ(got[7], kInf);
+}
+
+// The conforming kernel sums every dot product in f32, one running sum in
+// index order from -0: bit for bit, whatever blocking the kernel uses.
+TEST(ConformingMatmul, SumsEachDotProductInIndexOrder) {
+    SplitMix64 random(17);
+    for (const auto [m, k, n] : {std::array<std::int64_t, 3>{3, 1, 1}, {5, 37, 19}, {2, 300, 70}, {1, 2, 3}}) {
+        const auto a = normal(random, static_cast<std::size_t>(m * k));
+        auto b = normal(random, static_cast<std::size_t>(k * n));
+        b[0] = -0.0;  // with a[0] = -0 below: a product of -0 on its own
+        auto a_signed = a;
+        a_signed[0] = -0.0;
+        Problem p = matmul_problem(Dtype::f32, Dtype::f32, m, k, n, a_signed, b);
+        const auto got = p.output();
+        const auto a_f32 = p.input(0), b_f32 = p.input(1);
+        for (std::int64_t i = 0; i < m; ++i)
+            for (std::int64_t j = 0; j < n; ++j) {
+                float sum = -0.0f;
+                for (std::int64_t t = 0; t < k; ++t)
+                    sum += static_cast<float>(a_f32[static_cast<std::size_t>(i * k + t)]) *
+                           static_cast<float>(b_f32[static_cast<std::size_t>(t * n + j)]);
+                const double want = sum;
+                const double have = got[static_cast<std::size_t>(i * n + j)];
+                ASSERT_EQ(std::bit_cast<std::uint64_t>(have), std::bit_cast<std::uint64_t>(want))
+                    << "C[" << i << ", " << j << "] of [" << m << ", " << k << ", " << n << "]";
+            }
+    }
+    // K = 0: every output is the empty sum, +0.
+    Problem empty = matmul_problem(Dtype::f32, Dtype::f32, 2, 0, 3, {}, {});
+    for (const double c : empty.output()) EXPECT_EQ(std::bit_cast<std::uint64_t>(c), 0u);
 }
 
 TEST_P(ConformingKernels, ReduceSumAndMatmulFollowIeee) {

@@ -121,9 +121,38 @@ std::uint32_t encode_unpacked(Format format, const Unpacked& u, int source_trail
     return (u.negative ? layout.sign_mask : 0) | magnitude;
 }
 
+// value rounded to f32 by round-to-odd: toward zero, then the last bit set
+// if anything was cut. Rounding that to a format of at most 22 bits (f16,
+// bf16) to nearest even gives the direct rounding of `value`: round-to-odd
+// with two or more spare bits makes double rounding innocuous (Boldo and
+// Melquiond, "Emulation of FMA and correctly rounded sums: proved
+// algorithms using rounding to odd", IEEE TC 57(4), 2008). f16 and bf16
+// have 13 and 16 spare bits; bf16's subnormals lie on f32's finer grid.
+float round_to_odd_f32(double value) {
+    const float nearest = static_cast<float>(value);  // RNE: the default mode, the only one KCS runs in
+    if (static_cast<double>(nearest) == value) return nearest;
+    auto bits = std::bit_cast<std::uint32_t>(nearest);
+    if (std::abs(static_cast<double>(nearest)) > std::abs(value)) --bits;  // toward zero (inf -> max finite)
+    return std::bit_cast<float>(bits | 1u);
+}
+
 }  // namespace
 
 std::uint32_t encode(Format format, double value, Rounding rounding) {
+    // Fast paths for round to nearest even, the mode inputs are generated
+    // in; NaNs (payload rules) and the other modes take the generic path.
+    if (rounding == Rounding::nearest_even && !std::isnan(value)) {
+        switch (format) {
+            case Format::f32: return std::bit_cast<std::uint32_t>(static_cast<float>(value));
+            case Format::f16: return f32_to_f16(round_to_odd_f32(value));
+            case Format::bf16: return f32_to_bf16(round_to_odd_f32(value));
+            default: break;
+        }
+    }
+    return detail::encode_generic(format, value, rounding);
+}
+
+std::uint32_t detail::encode_generic(Format format, double value, Rounding rounding) {
     return encode_unpacked(format, unpack(value), 52, rounding);
 }
 

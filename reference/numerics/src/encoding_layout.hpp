@@ -31,4 +31,9 @@ struct EncodingLayout {
     std::uint32_t storage_mask() const { return sign_mask | (sign_mask - 1); }
 };
 
+// encode() and decode() without their fast paths: integer arithmetic only,
+// the reference the fast paths are tested against.
+std::uint32_t encode_generic(Format format, double value, Rounding rounding);
+double decode_generic(Format format, std::uint32_t bits);
+
 }  // namespace kcs::ref::detail

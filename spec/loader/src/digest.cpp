@@ -4,7 +4,7 @@
 // (1e-2 vs 0.01) do not change it, and every field that carries meaning does.
 #include <algorithm>
 
-#include <sodium.h>
+#include "kcs/spec/sha256.hpp"
 
 #include "kcs/spec/catalog.hpp"
 
@@ -115,14 +115,6 @@ std::string canonical_json(const Catalog& cat) {
     return doc.dump();
 }
 
-std::string catalog_digest(const Catalog& catalog) {
-    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
-    const std::string text = canonical_json(catalog);
-    unsigned char hash[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(hash, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-    char hex[2 * crypto_hash_sha256_BYTES + 1];
-    sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
-    return std::string("sha256:") + hex;
-}
+std::string catalog_digest(const Catalog& catalog) { return sha256_digest(canonical_json(catalog)); }
 
 }  // namespace kcs::spec

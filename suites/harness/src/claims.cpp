@@ -7,7 +7,7 @@
 #include <fstream>
 #include <optional>
 
-#include "claims_sha256.hpp"
+#include "kcs/spec/sha256.hpp"
 #include "yaml_reader.hpp"
 
 namespace kcs::harness {
@@ -128,7 +128,7 @@ ClaimsResult load_claims(const std::filesystem::path& file, const spec::Catalog&
     spec::Diagnostics found;
     if (const auto bytes = read_bytes(file, name, found)) {
         result.claims.file = file;
-        result.claims.digest = detail::sha256_digest(*bytes);
+        result.claims.digest = kcs::sha256_digest(*bytes);
         reader::Document doc(name, found);
         doc.set_shape_hint(kShapeHint);
         if (doc.parse(*bytes)) read_values(doc, catalog, result.claims);

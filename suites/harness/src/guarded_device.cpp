@@ -5,9 +5,9 @@
 // reads every buffer back whole and checks it against what it wrote.
 #include "kcs/harness/guarded_device.hpp"
 
-#include <sodium.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -95,19 +95,11 @@ void fill_canary(std::span<std::byte> zone, std::uint64_t seed, std::uint32_t zo
 void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype) {
     const std::size_t size = dtype_size(dtype);
     const std::uint64_t poison = poison_bits(dtype);
-    for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::byte>(poison >> (8 * (i % size)));
-}
-
-Sha256 sha256(std::span<const std::byte> bytes) {
-    Sha256 hash{};
-    crypto_hash_sha256(hash.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    return hash;
-}
-
-std::string hex(const Sha256& hash) {
-    std::string text;
-    for (const unsigned char b : hash) text += hex_byte(std::byte{b}).substr(2);
-    return text;
+    std::array<std::byte, 8> element{};
+    for (std::size_t i = 0; i < size; ++i) element[i] = static_cast<std::byte>(poison >> (8 * i));
+    std::size_t i = 0;
+    for (; i + size <= tensor.size(); i += size) std::memcpy(tensor.data() + i, element.data(), size);
+    for (std::size_t j = 0; i < tensor.size(); ++i, ++j) tensor[i] = element[j];  // a partial element
 }
 
 std::string tensor_name(bool is_input, std::size_t index, kcs_dtype dtype, const std::vector<std::int64_t>& shape) {
@@ -327,11 +319,7 @@ GuardedRun failed_at(GuardedRun run, GuardedStep step, host::CallResult call) {
 
 }  // namespace
 
-GuardedDevice::GuardedDevice(host::IsolatedAdapter& adapter, std::uint64_t seed) : adapter_(adapter), seed_(seed) {
-    // crypto_hash_sha256 needs no initialisation, but libsodium asks for it
-    // before any use; it is idempotent and thread-safe.
-    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
-}
+GuardedDevice::GuardedDevice(host::IsolatedAdapter& adapter, std::uint64_t seed) : adapter_(adapter), seed_(seed) {}
 
 GuardedDevice::GuardedDevice(GuardedDevice&& other) noexcept
     : adapter_(other.adapter_), seed_(other.seed_), slots_(std::move(other.slots_)) {

@@ -5,6 +5,8 @@
 // call them directly as well. Private to kcs_harness.
 #pragma once
 
+#include "kcs/spec/sha256.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -48,9 +50,9 @@ void fill_canary(std::span<std::byte> zone, std::uint64_t seed, std::uint32_t zo
 // Fills `tensor` with the poison pattern of `dtype`, element after element.
 void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype);
 
-using Sha256 = std::array<unsigned char, 32>;
-Sha256 sha256(std::span<const std::byte> bytes);
-std::string hex(const Sha256& hash);
+using kcs::Sha256;
+using kcs::sha256;
+using kcs::hex;
 
 // "input 1 (f32 [2, 37, 5])", the way every breach names a tensor.
 std::string tensor_name(bool is_input, std::size_t index, kcs_dtype dtype, const std::vector<std::int64_t>& shape);

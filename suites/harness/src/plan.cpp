@@ -9,7 +9,7 @@
 #include <optional>
 #include <string_view>
 
-#include "claims_sha256.hpp"
+#include "kcs/spec/sha256.hpp"
 #include "yaml_reader.hpp"
 
 namespace kcs::harness {
@@ -147,7 +147,7 @@ std::string plan_digest(const std::vector<Instance>& plan) {
     spec::Json canonical = spec::Json::array();
     for (const auto& i : plan) canonical.push_back({i.id, i.parameters, i.applicable});
     // Objects are key-sorted and dump() writes no whitespace: the text is canonical.
-    return detail::sha256_digest(canonical.dump());
+    return kcs::sha256_digest(canonical.dump());
 }
 
 spec::Diagnostics resolve_choice(PlanRequest& request, const PlanChoice& choice) {
