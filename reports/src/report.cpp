@@ -123,17 +123,20 @@ Json summary_json(const Summary& summary) {
               {"pass_rate", optional_number(p.tally.pass_rate())}}}};
 }
 
-// Why this report is not a certificate (spec/SPEC.md section 8): this
-// version never signs, so there is always at least one reason.
+// Why this report is not a certificate (spec/SPEC.md section 8); granted
+// when there is no reason.
 Json certificate_json(const RunDescription& run, const ProfileSummary& profile, RunState state) {
     Json reasons = Json::array();
-    reasons.push_back("unsigned (a development run)");
+    if (!run.signer)
+        reasons.push_back("unsigned (a development run)");
+    else if (run.signer->development)
+        reasons.push_back("signed with a development key (" + run.signer->label + ")");
     if (!run.depth->certifiable) reasons.push_back("depth " + run.depth->id + " is not certifiable");
     if (!run.operators.empty()) reasons.push_back("restricted to some operators (--op)");
     if (state != RunState::finished) reasons.push_back("the run did not finish");
     if (profile.verdict != Judgement::conformant)
         reasons.push_back("profile " + profile.profile_id + " is " + std::string(to_string(profile.verdict)));
-    return {{"granted", false}, {"reasons", reasons}};
+    return {{"granted", reasons.empty()}, {"reasons", reasons}};
 }
 
 Json adapter_json(const AdapterRecord& a) {
@@ -222,7 +225,11 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
     const spec::Catalog& catalog = *run.catalog;
     const Json predicate = {
         {"kcs", {{"version", run.kcs_version}}},
-        {"signed", false},
+        {"signed", run.signer.has_value()},
+        {"signer", run.signer ? Json{{"keyid", run.signer->keyid},
+                                     {"label", run.signer->label},
+                                     {"development", run.signer->development}}
+                              : Json(nullptr)},
         {"state", std::string(to_string(state))},
         {"complete", state == RunState::finished},
         {"spec",
@@ -249,5 +256,7 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
             {"predicateType", std::string(kPredicateType)},
             {"predicate", predicate}};
 }
+
+std::string report_text(const Json& statement) { return statement.dump(2) + "\n"; }
 
 }  // namespace kcs::reports

@@ -12,7 +12,10 @@
 #include "commands.hpp"
 #include "kcs/harness/runner.hpp"
 #include "kcs/host/adapter_search.hpp"
+#include "kcs/reports/dsse.hpp"
 #include "kcs/reports/environment.hpp"
+#include "kcs/reports/keys.hpp"
+#include "kcs/reports/report_file.hpp"
 #include "probes.hpp"
 #include "run_recorder.hpp"
 #include "run_setup.hpp"
@@ -46,9 +49,13 @@ struct CertifyOptions {
     RunChoice run;
     AdapterChoice adapter;
     std::string out;
+    std::string key;     // secret key: sign report.json into report.dsse.json
+    std::string signer;  // public key: name the signer, for kcs sign elsewhere
     std::uint64_t seed = 1;
     int jobs = 1;
 };
+
+reports::Signer signer_of(const reports::PublicKey& key) { return {key.keyid(), key.label, key.development}; }
 
 // "reports/out/NAME-PROFILE-DEPTH-20240501T120000Z".
 fs::path default_out_dir(const std::string& adapter, const RunSetup& setup, std::chrono::system_clock::time_point t) {
@@ -113,6 +120,12 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     certify->add_option("--op", o->run.plan.operators, "Only this operator (repeatable; default: every operator)");
     certify->add_option("--spec", o->run.spec_dir, "Catalog folder (default: the newest carried catalog)");
     certify->add_option("--out", o->out, "Folder for report.json (default: reports/out/ADAPTER-PROFILE-DEPTH-UTCTIME)");
+    certify->add_option("--key", o->key,
+                        "Sign the report with this secret key (kcs keygen): writes report.dsse.json beside report.json");
+    certify->add_option("--signer", o->signer,
+                        "Name this public key as the report's signer without signing here; sign report.json later "
+                        "with kcs sign --key on the machine that holds the secret key")
+        ->excludes(certify->get_option("--key"));
     certify->add_option("--seed", o->seed, "Base seed: the cases of an instance use seeds B, B+1, ...")
         ->capture_default_str();
     certify->add_option("--timeout", o->adapter.timeout_s, "Seconds one adapter call may take before it counts as hung")
@@ -127,11 +140,21 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     certify->footer(
         "Instances without a probe yet are ERROR, which leaves the profile INCOMPLETE; --op narrows the run. "
         "Ctrl-C (SIGINT) or SIGTERM stops after the instance in progress and writes the report marked incomplete; "
-        "a second one ends kcs at once, leaving the last partial report. The report is written unsigned.\n"
+        "a second one ends kcs at once, leaving the last partial report. Without --key the report is unsigned "
+        "(a development run, never a certificate).\n"
         "Exit 0 when the profile is CONFORMANT, 1 when it is NON-CONFORMANT or INCOMPLETE (or the run was "
         "interrupted), 2 on a usage or input error.");
     certify->callback([&exit_code, o] {
         const auto command_start = Clock::now();
+        // Keys first: a run that cannot be signed as asked should not start.
+        std::optional<reports::SecretKey> key;
+        std::optional<reports::Signer> signer;
+        if (!o->key.empty()) {
+            key = reports::read_secret_key(o->key);  // KeyFileError: exit 2 in main
+            signer = signer_of(key->public_key);
+        } else if (!o->signer.empty()) {
+            signer = signer_of(reports::read_public_key(o->signer));
+        }
         install_stop_handlers();
         const auto setup = prepare_run(o->run);
         if (!setup) {
@@ -165,6 +188,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         run.call_timeout = std::chrono::seconds(o->adapter.timeout_s);
         run.jobs = o->jobs;
         run.repro = repro_command(o->run, *setup, o->adapter);
+        run.signer = signer;
 
         reports::RunResults results;
         results.plan = harness::make_plan(setup->request);
@@ -185,6 +209,13 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         if (signal)
             std::cout << "\ninterrupted by signal " << signal << ": the report holds the instances run so far\n";
         print_certify_summary(report, file);
+        if (key) {
+            const fs::path envelope = out / "report.dsse.json";
+            reports::write_file_atomically(
+                envelope, reports::sign_envelope(reports::report_text(report), reports::kInTotoPayloadType, *key));
+            std::cout << "signed    " << envelope.string() << "  (key " << key->public_key.keyid()
+                      << (key->public_key.development ? ", a development key" : "") << ")\n";
+        }
         exit_code = !signal && report["predicate"]["summary"]["profile"]["verdict"] == "CONFORMANT" ? 0 : 1;
     });
 }

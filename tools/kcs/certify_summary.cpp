@@ -111,11 +111,15 @@ void print_certify_summary(const reports::Json& report, const std::filesystem::p
     print_table(p["summary"]);
     print_verdict(p);
     print_time(p);
-    std::cout << "report    " << file.string() << "  (UNSIGNED)\n          not a certificate: ";
+    const bool is_signed = p.value("signed", false);
+    std::cout << "report    " << file.string() << (is_signed ? "" : "  (UNSIGNED)") << "\n";
     std::string reasons;
     for (const auto& reason : p["summary"]["certificate"]["reasons"])
         reasons += (reasons.empty() ? "" : "; ") + text(reason);
-    std::cout << reasons << "\n";
+    if (p["summary"]["certificate"].value("granted", false))
+        std::cout << "          a certificate once signed and verified (kcs verify)\n";
+    else
+        std::cout << "          not a certificate: " << reasons << "\n";
     print_replays(p);
 }
 

@@ -23,4 +23,13 @@ void add_certify_command(CLI::App& app, int& exit_code);
 // kcs calibrate: the three-state matrix.
 void add_calibrate_command(CLI::App& app, int& exit_code);
 
+// kcs keygen|sign|verify: keys, signing and verifying reports.
+void add_signing_commands(CLI::App& app, int& exit_code);
+
+// kcs table: verified reports side by side, classes x adapters.
+void add_table_command(CLI::App& app, int& exit_code);
+
+// kcs render: a report as HTML, Markdown, CSV or JUnit XML.
+void add_render_command(CLI::App& app, int& exit_code);
+
 }  // namespace kcs::cli

@@ -89,7 +89,7 @@ reports::Json RunRecorder::write(reports::RunState state) {
     const auto cases_wall = cases_start_ ? (cases_end_ ? *cases_end_ : now) - *cases_start_ : Clock::duration{0};
     const reports::ReportTimes times{std::chrono::system_clock::now(), now - started_, cases_wall};
     auto report = reports::build_report(description_, results_, state, times);
-    reports::write_file_atomically(file_, report.dump(2) + "\n");
+    reports::write_file_atomically(file_, reports::report_text(report));
     return report;
 }
 

@@ -2,8 +2,9 @@
 // predicate (type kPredicateType) records what ran, on what, with which
 // claims, every instance's verdict with its evidence and repro command, and
 // the summary. reports/schema/report-v1.schema.json is its exact shape.
-// This version writes the Statement unsigned and says so (predicate
-// "signed": false); signing wraps it in a DSSE envelope later.
+// A run given a key records its signer in the predicate ("signed": true,
+// "signer") and kcs certify wraps the Statement in a DSSE envelope signed
+// by that key (dsse.hpp); without one the Statement says it is unsigned.
 #pragma once
 
 #include <chrono>
@@ -39,6 +40,13 @@ struct AdapterRecord {
     std::string info_error;  // why info() failed, when it did
 };
 
+// The key a run's report is signed with, as the report names it.
+struct Signer {
+    std::string keyid;
+    std::string label;
+    bool development = false;  // a development key's report is never a certificate
+};
+
 // Everything about a run that stays the same while it runs.
 struct RunDescription {
     const spec::Catalog* catalog = nullptr;
@@ -59,6 +67,7 @@ struct RunDescription {
     int jobs = 1;
     std::chrono::system_clock::time_point started;
     ReproCommand repro;
+    std::optional<Signer> signer;  // none: an unsigned development run
 };
 
 struct ReportTimes {
@@ -70,6 +79,11 @@ struct ReportTimes {
 // The Statement. Every instance of the plan appears, missing ones with a
 // null verdict; `state` says whether the run finished.
 Json build_report(const RunDescription& run, const RunResults& results, RunState state, const ReportTimes& times);
+
+// The bytes of report.json: the Statement as indented JSON and a newline.
+// They are also the payload kcs certify --key and kcs sign put in the
+// DSSE envelope.
+std::string report_text(const Json& statement);
 
 // One case as the report holds it (kcs run --json prints the same).
 Json case_json(const harness::CaseRecord& record, const std::string& repro);

@@ -1,0 +1,27 @@
+// The key figure of a table cell: how far a measured figure went towards,
+// or past, its bound, and a short text for it. Internal to the table code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kcs::reports::table_detail {
+
+struct FigureReading {
+    double ratio = 0;   // figure / bound (bound / figure for "at least" bounds); above 1 is past the bound
+    double excess = 0;  // how far past (or short of) the bound, in the figure's unit: orders equal ratios
+    std::string text;   // "max 1 ulp (≤3)", "D/B 24.2 (≤2)", "p_eff 11 bits (≥24)"
+};
+
+FigureReading read_figure(std::string_view figure_name, double figure, double bound);
+
+// Three significant digits (integers in full), with more digits when that
+// alone would make `value` read the same as a different `other` (a figure
+// just past its bound must not print as the bound).
+std::string number_text(double value, std::optional<double> other = std::nullopt);
+
+// "100%", "60%", "33.3%"; never "100%" for less than all, nor "0%" for more than none.
+std::string percent_text(double fraction);
+
+}  // namespace kcs::reports::table_detail

@@ -1,0 +1,217 @@
+#include "kcs/reports/verify.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "kcs/reports/dsse.hpp"
+#include "kcs/reports/subjects.hpp"
+#include "verify_checks.hpp"
+
+namespace kcs::reports {
+
+namespace detail {
+
+void check_statement_types(const Json& statement, Verification& v) {
+    if (!statement.is_object()) {
+        v.failures.push_back("statement: not a JSON object");
+        return;
+    }
+    if (statement.value("_type", "") != kStatementType)
+        v.failures.push_back("statement: _type is not " + std::string(kStatementType));
+    else if (statement.value("predicateType", "") != kPredicateType)
+        v.failures.push_back("statement: predicateType is not " + std::string(kPredicateType) +
+                             " (a report of another kind or version)");
+    else
+        v.passed.push_back("statement: in-toto Statement v1 with predicate " + std::string(kPredicateType));
+}
+
+void check_catalog(const Json& statement, const VerifyInputs& inputs, Verification& v) {
+    const Json* spec = statement.contains("predicate") ? &statement["predicate"] : nullptr;
+    if (!spec || !spec->contains("spec") || !(*spec)["spec"].contains("digest")) {
+        v.failures.push_back("catalog: the report names no catalog digest");
+        return;
+    }
+    const std::string digest = (*spec)["spec"]["digest"].is_string() ? (*spec)["spec"]["digest"].get<std::string>() : "";
+    std::string carried;
+    for (const spec::Catalog* c : inputs.catalogs) {
+        const std::string d = spec::catalog_digest(*c);
+        if (d == digest) v.catalog = c;
+        carried += (carried.empty() ? "" : ", ") + ("spec " + c->spec_version + " " + d);
+    }
+    if (!v.catalog) {
+        v.failures.push_back("catalog: digest " + digest + " is not one this kcs carries (" +
+                             (carried.empty() ? std::string("none") : carried) + ")");
+        return;
+    }
+    for (const auto& subject : statement.value("subject", Json::array()))
+        if (subject.value("annotations", Json::object()).value("role", "") == "catalog" &&
+            "sha256:" + subject.value("digest", Json::object()).value("sha256", "") != digest) {
+            v.failures.push_back("catalog: the catalog subject's digest differs from predicate.spec.digest");
+            return;
+        }
+    v.passed.push_back("catalog: spec " + v.catalog->spec_version + " " + digest + ", carried by this kcs");
+}
+
+void check_subjects(const Json& statement, const VerifyInputs& inputs, Verification& v) {
+    const auto compare = [&](const std::optional<std::filesystem::path>& file, const std::string& role) {
+        if (!file) return;
+        const Json subjects = statement.value("subject", Json::array());
+        const Json* found = nullptr;
+        for (const auto& subject : subjects)
+            if (subject.value("annotations", Json::object()).value("role", "") == role) found = &subject;
+        if (!found) {
+            v.failures.push_back(role + ": the report has no " + role + " subject to compare " + file->string() + " with");
+            return;
+        }
+        std::string local;
+        try {
+            local = sha256_file(*file);
+        } catch (const std::exception& e) {
+            throw ReportReadError(e.what());
+        }
+        const std::string recorded = found->value("digest", Json::object()).value("sha256", "");
+        if (local != recorded)
+            v.failures.push_back(role + ": " + file->string() + " has sha256 " + local + ", the report's " + role +
+                                 " subject " + recorded);
+        else
+            v.passed.push_back(role + ": " + file->string() + " is the file the report names (sha256 " + local + ")");
+    };
+    compare(inputs.adapter_library, "adapter");
+    compare(inputs.claims_file, "claims");
+}
+
+}  // namespace detail
+
+namespace {
+
+void check_content(const Json& statement, const VerifyInputs& inputs, Verification& v) {
+    v.statement = statement;
+    detail::check_statement_types(statement, v);
+    if (!v.failures.empty()) return;  // not a report of ours: the other checks would only echo that
+    detail::check_schema(statement, v);
+    detail::check_catalog(statement, inputs, v);
+    detail::check_subjects(statement, inputs, v);
+    if (v.catalog) detail::rejudge(statement, v);
+}
+
+// The report names its signer; the envelope must be signed by that key.
+void check_signer_named(const Json& statement, Verification& v) {
+    const Json predicate = statement.value("predicate", Json::object());
+    const Json signer = predicate.value("signer", Json(nullptr));
+    if (!predicate.value("signed", false) || !signer.is_object()) {
+        v.failures.push_back("signer: the Statement says it was written unsigned, yet it is in a signed envelope");
+        return;
+    }
+    if (signer.value("keyid", "") != v.signer_keyid) {
+        v.failures.push_back("signer: the Statement names key " + signer.value("keyid", "?") +
+                             " but the envelope is signed by " + v.signer_keyid);
+        return;
+    }
+    v.passed.push_back("signer: the Statement names the key that signed it");
+}
+
+void check_signatures(const Envelope& envelope, const VerifyInputs& inputs, Verification& v) {
+    if (envelope.signatures.empty()) {
+        v.signature_problem = "the envelope holds no signature";
+        return;
+    }
+    std::set<std::string> seen_keyids, seen_sigs;
+    for (const auto& s : envelope.signatures) {
+        if (!seen_sigs.insert(s.sig).second || (!s.keyid.empty() && !seen_keyids.insert(s.keyid).second)) {
+            v.failures.push_back("signature: the envelope holds a duplicated signature (keyid " + s.keyid +
+                                 "); a signer signs once");
+            return;
+        }
+    }
+    if (inputs.keys.empty()) {
+        v.signature_problem = "no trusted public key was given to check it with";
+        return;
+    }
+    bool broken = false;  // a trusted key's signature that does not verify
+    for (const auto& s : envelope.signatures)
+        for (const auto& key : inputs.keys) {
+            if (!s.keyid.empty() && s.keyid != key.keyid()) continue;
+            if (!signature_verifies(envelope, s, key)) {
+                broken = broken || s.keyid == key.keyid();
+                continue;
+            }
+            v.signature_valid = true;
+            v.signer_keyid = key.keyid();
+            v.signer_label = key.label;
+            v.passed.push_back("signature: Ed25519 over the PAE bytes verifies with key " + key.keyid() +
+                               (key.label.empty() ? "" : " (" + key.label + ")"));
+            return;
+        }
+    std::string keyids, trusted;
+    for (const auto& s : envelope.signatures) keyids += (keyids.empty() ? "" : ", ") + (s.keyid.empty() ? "(none)" : s.keyid);
+    for (const auto& key : inputs.keys) trusted += (trusted.empty() ? "" : ", ") + key.keyid();
+    v.signature_problem = "no signature verifies over the PAE bytes with a trusted key (envelope keyids: " + keyids +
+                          "; trusted: " + trusted + ")";
+    // Signed by a trusted key, yet not verifying: the payload or the
+    // signature changed after signing. Nothing in it is worth checking.
+    if (broken)
+        v.failures.push_back("signature: the signature of trusted key " + keyids +
+                             " does not match the payload: it was changed after signing; its content was not checked");
+}
+
+}  // namespace
+
+Verification verify_statement(const Json& statement, const VerifyInputs& inputs) {
+    Verification v;
+    v.signature_problem = "a bare Statement, not a signed envelope";
+    check_content(statement, inputs, v);
+    return v;
+}
+
+Verification verify_envelope_text(std::string_view text, const VerifyInputs& inputs) {
+    Verification v;
+    v.signed_envelope = true;
+    Envelope envelope;
+    try {
+        envelope = parse_envelope(text);
+    } catch (const EnvelopeError& e) {
+        v.signature_problem = "not checked: the envelope is broken";
+        v.failures.push_back(std::string("envelope: ") + e.what());
+        return v;
+    }
+    v.passed.push_back("envelope: a well-formed DSSE envelope");
+    if (envelope.payload_type != kInTotoPayloadType) {
+        v.signature_problem = "not checked: the payload is of another type";
+        v.failures.push_back("envelope: payloadType is \"" + envelope.payload_type + "\", not \"" +
+                             std::string(kInTotoPayloadType) + "\"");
+        return v;
+    }
+    check_signatures(envelope, inputs, v);
+    if (!v.failures.empty()) return v;
+    Json statement;
+    try {
+        statement = Json::parse(envelope.payload);
+    } catch (const Json::parse_error& e) {
+        v.failures.push_back(std::string("payload: not JSON (") + e.what() + ")");
+        return v;
+    }
+    check_content(statement, inputs, v);
+    if (v.signature_valid) check_signer_named(statement, v);
+    return v;
+}
+
+Verification verify_report_file(const std::filesystem::path& file, const VerifyInputs& inputs) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw ReportReadError(file.string() + ": cannot read: " + std::strerror(errno));
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    Json doc;
+    try {
+        doc = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw ReportReadError(file.string() + ": not JSON (" + e.what() + ")");
+    }
+    if (doc.is_object() && doc.contains("payload") && doc.contains("signatures")) return verify_envelope_text(text, inputs);
+    return verify_statement(doc, inputs);
+}
+
+}  // namespace kcs::reports

@@ -1,0 +1,22 @@
+// The content checks of verify.hpp, one function per check; each appends
+// what failed (and what passed) to the Verification. Private to reports/.
+#pragma once
+
+#include "kcs/reports/verify.hpp"
+
+namespace kcs::reports::detail {
+
+// _type and predicateType.
+void check_statement_types(const Json& statement, Verification& v);
+// The report schema (valijson, draft 7 keywords; the schema uses no others).
+void check_schema(const Json& statement, Verification& v);
+// The catalog digest is one of the carried catalogs; sets v.catalog.
+void check_catalog(const Json& statement, const VerifyInputs& inputs, Verification& v);
+// Subject digests against the local files given.
+void check_subjects(const Json& statement, const VerifyInputs& inputs, Verification& v);
+// Every case verdict against its evidence and the catalog's tolerance
+// models, every instance verdict against its cases, the summary against
+// the instance verdicts. Needs v.catalog.
+void rejudge(const Json& statement, Verification& v);
+
+}  // namespace kcs::reports::detail

@@ -1,0 +1,501 @@
+// The renderers: what each format shows, that counts agree with the
+// report, and that no string from the report escapes its escaping.
+#include "kcs/reports/render.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "render_common.hpp"
+#include "render_test_support.hpp"
+
+namespace kcs::reports {
+namespace {
+
+using testing::kAwkwardSignature;
+using testing::kHostile;
+using testing::render_statement;
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+    return n;
+}
+
+// What a report holds, counted straight from its JSON.
+struct Expected {
+    std::set<std::string> classes, operators;
+    std::map<std::string, std::size_t> verdicts;  // "MISSING" for null
+    std::size_t instances = 0;
+};
+
+Expected expected_of(const Json& statement) {
+    Expected e;
+    for (const auto& i : statement["predicate"]["instances"]) {
+        e.classes.insert(i["class"].get<std::string>());
+        e.operators.insert(i["operator"].get<std::string>());
+        ++e.verdicts[i["verdict"].is_null() ? "MISSING" : i["verdict"].get<std::string>()];
+        ++e.instances;
+    }
+    return e;
+}
+
+std::string html_of(const Json& statement, RenderContext context = {}) {
+    return render_report(statement, RenderFormat::html, context);
+}
+
+// The part of `text` from the first `start` after `anchor` to the next `end`.
+std::string section_after(const std::string& text, const std::string& anchor, const std::string& start,
+                          const std::string& end) {
+    const auto a = text.find(anchor);
+    if (a == std::string::npos) return "";
+    const auto s = text.find(start, a);
+    if (s == std::string::npos) return "";
+    const auto e = text.find(end, s);
+    return text.substr(s, e == std::string::npos ? std::string::npos : e + end.size() - s);
+}
+
+// ---- HTML ---------------------------------------------------------------------------
+
+TEST(RenderHtml, TheMatrixHasOneCellPerClassAndOperator) {
+    const Json statement = render_statement();
+    const Expected e = expected_of(statement);
+    const std::string html = html_of(statement);
+    ASSERT_EQ(e.operators.size(), 2u);
+    EXPECT_EQ(occurrences(html, "<td class=\"cell "), e.classes.size() * e.operators.size());
+    // C-CMP-01 applies to softmax only, C-PRC-03 to matmul only: empty cells are drawn, marked.
+    EXPECT_GE(occurrences(html, "<td class=\"cell empty\""), 2u);
+    for (const auto& op : e.operators)
+        EXPECT_NE(html.find("<th class=\"operator\">" + op + "</th>"), std::string::npos);
+}
+
+TEST(RenderHtml, CellsCountTheirInstancesVerdicts) {
+    const Json statement = render_statement();
+    std::size_t accumulator_matmul = 0, batch_matmul = 0;
+    for (const auto& i : statement["predicate"]["instances"]) {
+        accumulator_matmul += i["class"] == "C-PRC-01" && i["operator"] == "matmul";
+        batch_matmul += i["class"] == "C-ORD-03" && i["operator"] == "matmul";
+    }
+    const std::string html = html_of(statement);
+    const std::string n = std::to_string(accumulator_matmul);
+    EXPECT_NE(html.find("<span class=\"verdicts\">FAIL 1/" + n + "</span><span class=\"rest\">" +
+                        std::to_string(accumulator_matmul - 1) + " PASS</span>"),
+              std::string::npos);
+    const std::string m = std::to_string(batch_matmul);
+    EXPECT_NE(html.find("<span class=\"verdicts\">" + m + "/" + m + " PASS</span>"), std::string::npos);
+    EXPECT_EQ(occurrences(html, "<td class=\"cell v-fail\""), 2u);   // C-PRC-01 and C-ORD-02, matmul
+    EXPECT_EQ(occurrences(html, "<td class=\"cell v-crash\""), 1u);  // C-EXC-01 matmul
+    EXPECT_EQ(occurrences(html, "<td class=\"cell v-error\""), 1u);
+    EXPECT_EQ(occurrences(html, "<td class=\"cell v-timeout\""), 1u);
+    EXPECT_EQ(occurrences(html, "<td class=\"cell v-unsupported\""), 1u);
+    // The key figure of the failing cell is the infinite one, as the comparison tables write it.
+    EXPECT_NE(html.find("|y-y*|/dot_bound inf (≤1)"), std::string::npos);
+}
+
+TEST(RenderHtml, TheBannerGivesTheProfileVerdictCoverageAndPassRateApart) {
+    const Json statement = render_statement();
+    const Json& counts = statement["predicate"]["summary"]["profile"]["counts"];
+    const std::string html = html_of(statement);
+    const std::string banner = section_after(html, "<body>", "<header class=\"banner", "</header>");
+    ASSERT_FALSE(banner.empty());
+    EXPECT_NE(banner.find("class=\"banner j-non-conformant\""), std::string::npos);
+    EXPECT_NE(banner.find("<p class=\"profile-verdict\">NON-CONFORMANT</p>"), std::string::npos);
+    EXPECT_NE(banner.find("(executed / applicable: " + counts["executed"].dump() + " / " + counts["applicable"].dump()),
+              std::string::npos);
+    EXPECT_NE(banner.find("(PASS / executed: " + counts["pass"].dump() + " / " + counts["executed"].dump()),
+              std::string::npos);
+    const Json& profile = statement["predicate"]["summary"]["profile"];
+    const std::string coverage = render::percent(profile["coverage"]),
+                      pass_rate = render::percent(profile["pass_rate"]);
+    ASSERT_NE(coverage, pass_rate);  // the report has ERROR and UNSUPPORTED instances and failures
+    EXPECT_NE(banner.find("<span class=\"coverage\">coverage <strong>" + coverage + "</strong>"), std::string::npos);
+    EXPECT_NE(banner.find("<span class=\"pass-rate\">pass rate <strong>" + pass_rate + "</strong>"), std::string::npos);
+    EXPECT_NE(banner.find("Not a certificate:"), std::string::npos);
+    EXPECT_NE(banner.find("<li>unsigned (a development run)</li>"), std::string::npos);
+    EXPECT_NE(banner.find("UNSIGNED"), std::string::npos);
+}
+
+TEST(RenderHtml, TheBannerSaysWhatIsKnownOfTheSignature) {
+    const Json statement = render_statement();
+    RenderContext envelope;
+    envelope.signature = SignatureStatus::not_checked;
+    const std::string unchecked = html_of(statement, envelope);
+    EXPECT_NE(unchecked.find("<p class=\"signature not-checked\">SIGNED, signature not checked"), std::string::npos);
+    EXPECT_EQ(unchecked.find("UNSIGNED (a bare"), std::string::npos);
+
+    RenderContext verified;
+    verified.signature = SignatureStatus::verified;
+    verified.signer_label = "vendor release key";
+    verified.signer_keyid = "0123abcd";
+    const std::string good = html_of(statement, verified);
+    EXPECT_NE(good.find("<p class=\"signature verified\">SIGNED and verified: vendor release key (keyid 0123abcd)"),
+              std::string::npos);
+}
+
+TEST(RenderHtml, AnUnfinishedRunIsIncompleteAndItsMissingInstancesShow) {
+    const Json statement = render_statement({.finished = false, .failures = false});
+    const std::string html = html_of(statement);
+    EXPECT_NE(html.find("<header class=\"banner j-incomplete\""), std::string::npos);
+    EXPECT_NE(html.find("<p class=\"profile-verdict\">INCOMPLETE</p>"), std::string::npos);
+    EXPECT_NE(html.find("The run did not finish (state interrupted)"), std::string::npos);
+    EXPECT_GE(occurrences(html, "<td class=\"cell v-missing\""), 1u);
+    EXPECT_EQ(occurrences(html, "<td class=\"cell v-fail\""), 0u);
+    EXPECT_EQ(occurrences(html, "<details class=\"instance v-missing\""), 3u);
+}
+
+TEST(RenderHtml, AFailureDecidesEvenAnUnfinishedRun) {
+    const std::string html = html_of(render_statement({.finished = false}));
+    EXPECT_NE(html.find("<p class=\"profile-verdict\">NON-CONFORMANT</p>"), std::string::npos);
+    EXPECT_NE(html.find("The run did not finish (state interrupted)"), std::string::npos);
+    EXPECT_EQ(occurrences(html, "<details class=\"instance v-missing\""), 3u);
+}
+
+TEST(RenderHtml, EveryStringFromTheReportIsEscaped) {
+    const std::string html = html_of(render_statement({.hostile = true}));
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("<img"), std::string::npos);
+    EXPECT_EQ(html.find('\x01'), std::string::npos);
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39;"),
+              std::string::npos);
+    EXPECT_NE(html.find("&lt;img src=x onerror=alert(2)&gt;"), std::string::npos);
+}
+
+TEST(RenderHtml, ThePageFetchesNothing) {
+    const std::string html = html_of(render_statement());
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("<link"), std::string::npos);
+    EXPECT_EQ(html.find("<img"), std::string::npos);
+    EXPECT_EQ(html.find("src="), std::string::npos);
+    EXPECT_EQ(html.find("@import"), std::string::npos);
+    EXPECT_EQ(html.find("url("), std::string::npos);
+    EXPECT_EQ(html.find("@font-face"), std::string::npos);
+    EXPECT_NE(html.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                        "style-src 'unsafe-inline'\">"),
+              std::string::npos);
+    // Links only to anchors in the page.
+    const std::regex href("href=\"([^\"]*)\"");
+    std::size_t links = 0;
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), href); it != std::sregex_iterator(); ++it, ++links)
+        EXPECT_EQ((*it)[1].str().front(), '#') << (*it)[1].str();
+    EXPECT_GT(links, 0u);
+}
+
+TEST(RenderHtml, InstancesHaveDetailsWithTheirReproCommand) {
+    const Json statement = render_statement();
+    const std::string html = html_of(statement);
+    EXPECT_EQ(occurrences(html, "<details class=\"instance "), statement["predicate"]["instances"].size());
+    for (const auto& instance : statement["predicate"]["instances"])
+        EXPECT_NE(
+            html.find("<code class=\"repro\">" + render::escape_html(instance["repro"].get<std::string>()) + "</code>"),
+            std::string::npos);
+    EXPECT_EQ(occurrences(html, "<strong>Worst element</strong>"), 1u);  // only the failing case recorded one
+    EXPECT_NE(html.find("got 16 (<code>0x41800000</code>)"), std::string::npos);
+}
+
+// The chart drawn in the details of the instance with this id.
+std::string chart_of(const std::string& html, const std::string& instance_id) {
+    return section_after(html, "<code class=\"id\">" + instance_id + "</code>", "<svg", "</svg>");
+}
+
+std::string first_id(const Json& statement, const std::string& class_id, const std::string& op) {
+    for (const auto& i : statement["predicate"]["instances"])
+        if (i["class"] == class_id && i["operator"] == op) return i["id"];
+    return "";
+}
+
+TEST(RenderHtml, AccumulatorInstancesDrawErrorAgainstK) {
+    const Json statement = render_statement();
+    const std::string html = html_of(statement);
+    const std::string chart = chart_of(html, first_id(statement, "C-PRC-01", "matmul"));
+    ASSERT_FALSE(chart.empty());
+    EXPECT_NE(chart.find("class=\"chart line-chart\""), std::string::npos);
+    for (const char* k : {">64<", ">512<", ">4096<"}) EXPECT_NE(chart.find(k), std::string::npos) << k;
+    EXPECT_EQ(occurrences(chart, "<g class=\"series\">"), 2u);       // one per seed
+    EXPECT_EQ(occurrences(chart, "class=\"point off-scale\""), 1u);  // the infinite ratio at K = 4096
+    EXPECT_NE(chart.find(">inf<"), std::string::npos);
+    EXPECT_EQ(occurrences(chart, "class=\"reference\""), 1u);  // the bound
+    EXPECT_NE(chart.find("K (reduction length)"), std::string::npos);
+}
+
+TEST(RenderHtml, ApproximationInstancesDrawUlpErrorPerBinadeAndSubdomain) {
+    const Json statement = render_statement();
+    const std::string chart = chart_of(html_of(statement), first_id(statement, "C-CMP-01", "softmax"));
+    ASSERT_FALSE(chart.empty());
+    EXPECT_EQ(occurrences(chart, "<rect class=\"bar"), 6u);  // 3 binades + 3 sub-domains
+    EXPECT_NE(chart.find("max ulp error"), std::string::npos);
+    EXPECT_NE(chart.find(">-2^6<"), std::string::npos);
+    EXPECT_NE(chart.find(">underflow<"), std::string::npos);
+}
+
+TEST(RenderHtml, DeterminismInstancesDrawRunsPerDistinctHash) {
+    const Json statement = render_statement();
+    const std::string chart = chart_of(html_of(statement), first_id(statement, "C-ORD-02", "matmul"));
+    ASSERT_FALSE(chart.empty());
+    EXPECT_EQ(occurrences(chart, "<rect class=\"bar"), 2u);
+    EXPECT_NE(chart.find(">aaaaaaaaaaaa<"), std::string::npos);
+    EXPECT_NE(chart.find(">30<"), std::string::npos);
+    EXPECT_NE(chart.find(">10<"), std::string::npos);
+}
+
+TEST(RenderHtml, PicturesSectionSummarisesTheClassesWithPictures) {
+    const std::string html = html_of(render_statement());
+    const std::string all = section_after(html, "<body>", "<section class=\"pictures\"", "</section>");
+    ASSERT_FALSE(all.empty());
+    // C-PRC-01: one chart per operator; C-CMP-01 and C-ORD-02: one each.
+    EXPECT_EQ(occurrences(all, "<svg "), 4u);
+    EXPECT_NE(all.find("C-PRC-01 matmul: error against K"), std::string::npos);
+    EXPECT_NE(all.find("C-ORD-02: distinct output hashes per instance"), std::string::npos);
+}
+
+// ---- Markdown -----------------------------------------------------------------------
+
+TEST(RenderMarkdown, TheMatrixIsATableWithOneRowPerClass) {
+    const Json statement = render_statement();
+    const Expected e = expected_of(statement);
+    const std::string md = render_report(statement, RenderFormat::markdown, {});
+    EXPECT_NE(md.find("| Class | Verdict | matmul | softmax |"), std::string::npos);
+    EXPECT_EQ(occurrences(md, "\n| C-"), e.classes.size());
+    EXPECT_NE(md.find("**NON-CONFORMANT** (profile core)"), std::string::npos);
+    EXPECT_NE(md.find("UNSIGNED"), std::string::npos);
+}
+
+TEST(RenderMarkdown, NonPassingInstancesAreListedWithTheirRepro) {
+    const Json statement = render_statement();
+    const Expected e = expected_of(statement);
+    const std::string md = render_report(statement, RenderFormat::markdown, {});
+    const std::size_t not_passing = e.instances - e.verdicts.at("PASS");
+    EXPECT_NE(md.find("## Not passing (" + std::to_string(not_passing) + ")"), std::string::npos);
+    EXPECT_EQ(occurrences(md, "\n- **"), not_passing);
+    EXPECT_EQ(occurrences(md, "\n  `kcs run --adapter"), not_passing);
+}
+
+// `md` without its code spans (whose text Markdown shows as is, never as markup).
+std::string without_code_spans(const std::string& md) {
+    std::string out;
+    for (std::size_t i = 0; i < md.size();) {
+        if (md[i] != '`') {
+            out += md[i++];
+            continue;
+        }
+        const std::size_t run = md.find_first_not_of('`', i) - i;
+        const std::size_t close = md.find(std::string(run, '`'), i + run);
+        if (close == std::string::npos) return out + md.substr(i);
+        i = close + run;
+    }
+    return out;
+}
+
+TEST(RenderMarkdown, HostileTextStaysText) {
+    const std::string md = render_report(render_statement({.hostile = true}), RenderFormat::markdown, {});
+    const std::string prose = without_code_spans(md);
+    EXPECT_LT(prose.size(), md.size());
+    EXPECT_EQ(prose.find("<script"), std::string::npos);
+    EXPECT_EQ(prose.find("<img"), std::string::npos);
+    EXPECT_NE(prose.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    // Code spans hold the repro line exactly, on one line.
+    EXPECT_NE(md.find("`kcs run --adapter 'reference-cpu <script>alert(1)</script> & \"quoted\" '\\''single'\\'' "),
+              std::string::npos);
+}
+
+// ---- CSV ----------------------------------------------------------------------------
+
+// RFC 4180, strictly: CRLF records, quoted fields with doubled quotes.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows(1, std::vector<std::string>(1));
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        std::string& field = rows.back().back();
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            EXPECT_TRUE(field.empty()) << "a quote inside an unquoted field";
+            quoted = true;
+        } else if (c == ',') {
+            rows.back().emplace_back();
+        } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+            rows.emplace_back(1);
+            ++i;
+        } else {
+            EXPECT_NE(c, '\n') << "a bare newline outside quotes";
+            field += c;
+        }
+    }
+    EXPECT_FALSE(quoted);
+    if (rows.back().size() == 1 && rows.back()[0].empty()) rows.pop_back();  // after the last CRLF
+    return rows;
+}
+
+TEST(RenderCsv, OneRowPerInstanceThatReadsBack) {
+    const Json statement = render_statement({.finished = false});
+    const std::string csv = render_report(statement, RenderFormat::csv, {});
+    const auto rows = parse_csv(csv);
+    const Json& instances = statement["predicate"]["instances"];
+    ASSERT_EQ(rows.size(), instances.size() + 1);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"id", "class", "operator", "config", "variant", "verdict",
+                                                 "figure_name", "figure", "bound", "signature", "repro"}));
+    bool saw_awkward = false, saw_missing = false;
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+        const auto& row = rows[i + 1];
+        const Json& instance = instances[i];
+        ASSERT_EQ(row.size(), 11u) << i;
+        EXPECT_EQ(row[0], instance["id"]);
+        EXPECT_EQ(row[1], instance["class"]);
+        EXPECT_EQ(row[2], instance["operator"]);
+        EXPECT_EQ(row[3], instance["config"]["id"]);
+        EXPECT_EQ(row[5], instance["verdict"].is_null() ? "MISSING" : instance["verdict"].get<std::string>());
+        if (instance["verdict"].is_null()) {
+            saw_missing = true;
+            EXPECT_EQ(row[7], "");
+            EXPECT_EQ(row[10], "");
+            continue;
+        }
+        const Json& decider = instance["cases"][instance["worst_case"].get<std::size_t>()];
+        EXPECT_EQ(row[6], decider["evidence"]["figure_name"]);
+        const Json& figure = decider["evidence"]["figure"];
+        if (figure.is_number())
+            EXPECT_EQ(std::stod(row[7]), figure.get<double>());
+        else
+            EXPECT_EQ(row[7], figure.get<std::string>());
+        EXPECT_EQ(row[9], decider["signature"]);
+        EXPECT_EQ(row[10], instance["repro"]);
+        saw_awkward = saw_awkward || row[9] == kAwkwardSignature;
+    }
+    EXPECT_TRUE(saw_awkward);
+    EXPECT_TRUE(saw_missing);
+    EXPECT_NE(csv.find("\"narrow,\"\"accumulator\"\"\nsecond line\""), std::string::npos);
+}
+
+TEST(RenderCsv, FieldsAreQuotedOnlyWhereTheyMustBe) {
+    EXPECT_EQ(render::csv_field("plain"), "plain");
+    EXPECT_EQ(render::csv_field("a,b"), "\"a,b\"");
+    EXPECT_EQ(render::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    EXPECT_EQ(render::csv_field("two\nlines"), "\"two\nlines\"");
+    EXPECT_EQ(render::csv_field("cr\r"), "\"cr\r\"");
+    EXPECT_EQ(render::csv_field(""), "");
+}
+
+// ---- JUnit XML --------------------------------------------------------------------------
+
+std::map<std::string, std::string> attributes_of(const std::string& xml, const std::string& tag) {
+    const auto at = xml.find("<" + tag + " ");
+    std::map<std::string, std::string> out;
+    if (at == std::string::npos) return out;
+    const std::string start = xml.substr(at, xml.find('>', at) - at);
+    const std::regex attribute("([a-z_]+)=\"([^\"]*)\"");
+    for (auto it = std::sregex_iterator(start.begin(), start.end(), attribute); it != std::sregex_iterator(); ++it)
+        out[(*it)[1]] = (*it)[2];
+    return out;
+}
+
+TEST(RenderJunit, CountsMatchTheVerdicts) {
+    const Json statement = render_statement({.finished = false});
+    const Expected e = expected_of(statement);
+    const std::string xml = render_report(statement, RenderFormat::junit, {});
+    const auto suites = attributes_of(xml, "testsuites");
+    const auto count = [&](std::initializer_list<const char*> verdicts) {
+        std::size_t n = 0;
+        for (const char* v : verdicts) n += e.verdicts.count(v) ? e.verdicts.at(v) : 0;
+        return std::to_string(n);
+    };
+    EXPECT_EQ(suites.at("tests"), std::to_string(e.instances));
+    EXPECT_EQ(suites.at("failures"), count({"FAIL"}));
+    EXPECT_EQ(suites.at("errors"), count({"CRASH", "TIMEOUT", "ERROR"}));
+    EXPECT_EQ(suites.at("skipped"), count({"UNSUPPORTED", "NOT_APPLICABLE", "MISSING"}));
+    EXPECT_EQ(suites.at("skipped"), "4");  // one UNSUPPORTED, three missing
+    EXPECT_EQ(occurrences(xml, "<testsuite "), e.classes.size());
+    EXPECT_EQ(occurrences(xml, "<testcase "), e.instances);
+    EXPECT_EQ(occurrences(xml, "<failure "), e.verdicts.at("FAIL"));
+    EXPECT_EQ(occurrences(xml, "<error "), 3u);
+    EXPECT_EQ(occurrences(xml, "<skipped "), 4u);
+    const auto first_suite = attributes_of(xml, "testsuite");
+    EXPECT_EQ(first_suite.at("name"), *e.classes.begin());
+}
+
+TEST(RenderJunit, TestcasesAreNamedByClassAndInstance) {
+    const Json statement = render_statement();
+    const std::string xml = render_report(statement, RenderFormat::junit, {});
+    for (const auto& i : statement["predicate"]["instances"])
+        EXPECT_NE(xml.find("<testcase classname=\"" + i["class"].get<std::string>() + "\" name=\"" +
+                           i["id"].get<std::string>() + "\""),
+                  std::string::npos)
+            << i["id"];
+}
+
+// Debian's python3 parses the XML (well-formed, hostile text included) and
+// checks each suite's counts against its testcases.
+TEST(RenderJunit, PythonParsesItAndAgreesWithItsCounts) {
+    const std::string xml =
+        render_report(render_statement({.finished = false, .hostile = true}), RenderFormat::junit, {});
+    EXPECT_EQ(xml.find("<script"), std::string::npos);
+    const auto file =
+        std::filesystem::temp_directory_path() / ("kcs-render-junit-" + std::to_string(::getpid()) + ".xml");
+    std::ofstream(file, std::ios::binary) << xml;
+    const std::string command = std::string(KCS_PYTHON3) + " " + KCS_CHECK_JUNIT + " " + file.string();
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    std::filesystem::remove(file);
+}
+
+// ---- shared ---------------------------------------------------------------------------
+
+TEST(Render, RefusesWhatIsNotAKcsReport) {
+    Json statement = render_statement();
+    statement["_type"] = "https://in-toto.io/Statement/v0.1";
+    try {
+        render_report(statement, RenderFormat::html, {});
+        FAIL() << "rendered a Statement of another _type";
+    } catch (const NotAReportError& e) {
+        EXPECT_NE(std::string(e.what()).find("_type is \"https://in-toto.io/Statement/v0.1\""), std::string::npos);
+    }
+    statement = render_statement();
+    statement["predicateType"] = "https://slsa.dev/provenance/v1";
+    EXPECT_THROW(render_report(statement, RenderFormat::csv, {}), NotAReportError);
+    statement = render_statement();
+    statement["predicate"].erase("summary");
+    EXPECT_THROW(render_report(statement, RenderFormat::junit, {}), NotAReportError);
+    EXPECT_THROW(render_report(Json::array(), RenderFormat::markdown, {}), NotAReportError);
+}
+
+TEST(Render, ToleratesInstancesThatMissFields) {
+    Json statement = render_statement();
+    statement["predicate"]["instances"].push_back(Json::object());
+    statement["predicate"]["instances"].push_back({{"class", 7}, {"cases", "none"}, {"worst_case", -1}});
+    for (const auto format : {RenderFormat::html, RenderFormat::markdown, RenderFormat::csv, RenderFormat::junit})
+        EXPECT_NO_THROW(render_report(statement, format, {}));
+}
+
+TEST(Render, FormatNames) {
+    EXPECT_EQ(parse_render_format("html"), RenderFormat::html);
+    EXPECT_EQ(parse_render_format("md"), RenderFormat::markdown);
+    EXPECT_EQ(parse_render_format("markdown"), RenderFormat::markdown);
+    EXPECT_EQ(parse_render_format("csv"), RenderFormat::csv);
+    EXPECT_EQ(parse_render_format("junit"), RenderFormat::junit);
+    EXPECT_FALSE(parse_render_format("pdf"));
+}
+
+TEST(Render, EscapingForEachFormat) {
+    EXPECT_EQ(render::escape_html("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    EXPECT_EQ(render::escape_html("bell\x07"), "bell\xEF\xBF\xBD");
+    EXPECT_EQ(render::escape_xml_attribute("a\nb\tc"), "a&#10;b&#9;c");
+    EXPECT_EQ(render::escape_markdown("a|b *c* [d](e) <f>"), "a\\|b \\*c\\* \\[d\\](e) &lt;f&gt;");
+    EXPECT_EQ(render::escape_markdown("- item"), "\\- item");
+    EXPECT_EQ(render::markdown_code("kcs run"), "`kcs run`");
+    EXPECT_EQ(render::markdown_code("a `b` c"), "``a `b` c``");
+    EXPECT_EQ(render::markdown_code("`x`"), "`` `x` ``");
+}
+
+}  // namespace
+}  // namespace kcs::reports

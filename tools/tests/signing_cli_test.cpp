@@ -1,0 +1,168 @@
+// kcs keygen, certify --key, sign and verify, run as a vendor and a reader
+// run them: the key files, a signed run verified, and every way a report
+// is refused with the exit code that says why (1 invalid, 2 unreadable).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "kcs/reports/dsse.hpp"
+#include "run_kcs.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using kcs::testing::run_kcs;
+using kcs::testing::slurp;
+
+void write(const fs::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+
+unsigned mode_of(const fs::path& file) {
+    struct stat info {};
+    EXPECT_EQ(::stat(file.c_str(), &info), 0) << file;
+    return info.st_mode & 07777;
+}
+
+// One key pair and one signed run (reduce_max at smoke depth) shared by the tests.
+class SigningCli : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = fs::path(::testing::TempDir()) / ("kcs-signing-cli-" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        keygen_ = run_kcs("keygen --out " + (dir_ / "vendor").string() + " --label 'ACME lab'");
+        other_ = run_kcs("keygen --out " + (dir_ / "other").string() + " --development");
+        certify_ = run_kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --key " +
+                           (dir_ / "vendor.key").string() + " --out " + (dir_ / "run").string());
+    }
+    static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+    static std::string path(const std::string& name) { return (dir_ / name).string(); }
+    static kcs::testing::Outcome verify(const std::string& file, const std::string& pubkey = "vendor.pub",
+                                        const std::string& extra = "") {
+        return run_kcs("verify " + file + " --pubkey " + path(pubkey) + " " + extra);
+    }
+    // The signed envelope with its payload replaced (same signature).
+    static std::string with_payload(const std::string& payload) {
+        Json envelope = Json::parse(slurp(path("run/report.dsse.json")));
+        envelope["payload"] = kcs::reports::base64_encode(payload);
+        return envelope.dump();
+    }
+
+    static inline fs::path dir_;
+    static inline kcs::testing::Outcome keygen_, other_, certify_;
+};
+
+TEST_F(SigningCli, KeygenWritesAPrivateSecretKeyAndNeverPrintsIt) {
+    ASSERT_EQ(keygen_.exit_code, 0) << keygen_.err;
+    EXPECT_EQ(mode_of(dir_ / "vendor.key"), 0600u);
+    const Json secret = Json::parse(slurp(dir_ / "vendor.key"));
+    const Json pub = Json::parse(slurp(dir_ / "vendor.pub"));
+    EXPECT_EQ(pub["kcs_key"], "ed25519-public-v1");
+    EXPECT_EQ(pub["label"], "ACME lab");
+    EXPECT_EQ(pub["development"], false);
+    EXPECT_EQ(keygen_.out.find(secret["seed"].get<std::string>()), std::string::npos) << "the seed was printed";
+    EXPECT_NE(keygen_.out.find(pub["keyid"].get<std::string>()), std::string::npos);
+
+    const auto again = run_kcs("keygen --out " + path("vendor"));
+    EXPECT_EQ(again.exit_code, 2);
+    EXPECT_NE(again.err.find("never overwritten"), std::string::npos) << again.err;
+    EXPECT_EQ(Json::parse(slurp(dir_ / "vendor.key")), secret) << "an existing key was changed";
+}
+
+TEST_F(SigningCli, ASignedRunVerifiesWithItsKeyAdapterAndClaims) {
+    ASSERT_EQ(certify_.exit_code, 0) << certify_.out << certify_.err;
+    const auto v = verify(path("run/report.dsse.json"), "vendor.pub",
+                          "--adapter reference-cpu --claims " + std::string(KCS_SOURCE_DIR) + "/vendors/reference-cpu/claims.yaml");
+    EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+    EXPECT_NE(v.out.find("VALID"), std::string::npos) << v.out;
+    EXPECT_NE(v.out.find("ok      verdicts:"), std::string::npos) << v.out;
+    const Json statement = Json::parse(slurp(dir_ / "run/report.json"));
+    EXPECT_EQ(statement["predicate"]["signed"], true);
+    EXPECT_EQ(statement["predicate"]["signer"]["label"], "ACME lab");
+}
+
+TEST_F(SigningCli, AnotherKeyOrAnotherAdapterMakesItInvalid) {
+    const auto wrong_key = verify(path("run/report.dsse.json"), "other.pub");
+    EXPECT_EQ(wrong_key.exit_code, 1);
+    EXPECT_NE(wrong_key.out.find("FAILED  signature: no signature verifies"), std::string::npos) << wrong_key.out;
+    const auto wrong_adapter = verify(path("run/report.dsse.json"), "vendor.pub", "--adapter calibration");
+    EXPECT_EQ(wrong_adapter.exit_code, 1);
+    EXPECT_NE(wrong_adapter.out.find("FAILED  adapter:"), std::string::npos) << wrong_adapter.out;
+}
+
+TEST_F(SigningCli, AChangedPayloadByteMakesItInvalid) {
+    std::string payload = kcs::reports::parse_envelope(slurp(dir_ / "run/report.dsse.json")).payload;
+    payload[payload.size() / 2] = static_cast<char>(payload[payload.size() / 2] ^ 0x01);
+    write(dir_ / "tampered.dsse.json", with_payload(payload));
+    const auto v = verify(path("tampered.dsse.json"));
+    EXPECT_EQ(v.exit_code, 1) << v.out;
+    EXPECT_NE(v.out.find("changed after signing"), std::string::npos) << v.out;
+}
+
+TEST_F(SigningCli, TruncatedMalformedAndBareReportsAreRefusedSayingWhy) {
+    const std::string envelope = slurp(dir_ / "run/report.dsse.json");
+    write(dir_ / "truncated.dsse.json", envelope.substr(0, envelope.size() / 3));
+    const auto truncated = verify(path("truncated.dsse.json"));
+    EXPECT_EQ(truncated.exit_code, 2);
+    EXPECT_NE(truncated.err.find("not JSON"), std::string::npos) << truncated.err;
+
+    write(dir_ / "malformed.dsse.json", "{\"payload\": 1, \"payloadType\": \"x\", \"signatures\": []}");
+    const auto malformed = verify(path("malformed.dsse.json"));
+    EXPECT_EQ(malformed.exit_code, 1);
+    EXPECT_NE(malformed.out.find("FAILED  envelope: the envelope \"payload\" is not a string"), std::string::npos)
+        << malformed.out;
+
+    const auto bare = verify(path("run/report.json"));
+    EXPECT_EQ(bare.exit_code, 1);
+    EXPECT_NE(bare.out.find("a bare Statement"), std::string::npos) << bare.out;
+
+    const auto missing = verify(path("no-such-file.json"));
+    EXPECT_EQ(missing.exit_code, 2);
+}
+
+TEST_F(SigningCli, AWrongPayloadTypeOrADuplicatedSignatureIsRefused) {
+    Json envelope = Json::parse(slurp(dir_ / "run/report.dsse.json"));
+    Json retyped = envelope;
+    retyped["payloadType"] = "application/json";
+    write(dir_ / "retyped.dsse.json", retyped.dump());
+    const auto type = verify(path("retyped.dsse.json"));
+    EXPECT_EQ(type.exit_code, 1);
+    EXPECT_NE(type.out.find("payloadType is \"application/json\""), std::string::npos) << type.out;
+
+    envelope["signatures"].push_back(envelope["signatures"][0]);
+    write(dir_ / "doubled.dsse.json", envelope.dump());
+    const auto doubled = verify(path("doubled.dsse.json"));
+    EXPECT_EQ(doubled.exit_code, 1);
+    EXPECT_NE(doubled.out.find("duplicated signature"), std::string::npos) << doubled.out;
+}
+
+TEST_F(SigningCli, ASecretKeyOthersCanReadIsRefusedBeforeTheRunStarts) {
+    fs::copy_file(dir_ / "vendor.key", dir_ / "loose.key", fs::copy_options::overwrite_existing);
+    ::chmod((dir_ / "loose.key").c_str(), 0644);
+    const auto run = run_kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --key " + path("loose.key") +
+                             " --out " + path("loose-run"));
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("chmod 600"), std::string::npos) << run.err;
+    EXPECT_FALSE(fs::exists(dir_ / "loose-run")) << "a run started without a usable key";
+}
+
+TEST_F(SigningCli, SignerNamedAtCertifyThenSignedElsewhere) {
+    const auto run = run_kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --signer " +
+                             path("vendor.pub") + " --out " + path("offline"));
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    EXPECT_FALSE(fs::exists(dir_ / "offline/report.dsse.json"));
+    const auto other = run_kcs("sign " + path("offline/report.json") + " --key " + path("other.key"));
+    EXPECT_EQ(other.exit_code, 2);
+    EXPECT_NE(other.err.find("names signer"), std::string::npos) << other.err;
+    const auto sign = run_kcs("sign " + path("offline/report.json") + " --key " + path("vendor.key"));
+    ASSERT_EQ(sign.exit_code, 0) << sign.err;
+    const auto v = verify(path("offline/report.dsse.json"));
+    EXPECT_EQ(v.exit_code, 0) << v.out;
+}
+
+}  // namespace
