@@ -84,20 +84,37 @@ bool forbidden_control(char c) {
     return u < 0x20 && c != '\t' && c != '\n' && c != '\r';
 }
 
+// & < > as references: the markup HTML, XML and Markdown's inline HTML share.
+bool append_markup_reference(std::string& out, char c) {
+    switch (c) {
+        case '&':
+            out += "&amp;";
+            return true;
+        case '<':
+            out += "&lt;";
+            return true;
+        case '>':
+            out += "&gt;";
+            return true;
+        default:
+            return false;
+    }
+}
+
+// `c` as is, but a control character XML 1.0 forbids as U+FFFD.
+void append_allowed(std::string& out, char c) {
+    if (forbidden_control(c))
+        out += kReplacement;
+    else
+        out += c;
+}
+
 std::string escaped(std::string_view text, bool attribute) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);
     for (const char c : text) {
+        if (append_markup_reference(out, c)) continue;
         switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
             case '"':
                 out += "&quot;";
                 break;
@@ -114,10 +131,7 @@ std::string escaped(std::string_view text, bool attribute) {
                 out += attribute ? "&#13;" : "\r";
                 break;
             default:
-                if (forbidden_control(c))
-                    out += kReplacement;
-                else
-                    out += c;
+                append_allowed(out, c);
         }
     }
     return out;
@@ -129,12 +143,31 @@ std::string escape_html(std::string_view text) { return escaped(text, false); }
 
 std::string escape_xml_attribute(std::string_view text) { return escaped(text, true); }
 
+namespace {
+
+// What std::from_chars reads whole as a double ("-1.5", "-inf"): a
+// spreadsheet reads it as a number too, never as a formula.
+bool is_number(std::string_view text) {
+    double value = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    return result.ec == std::errc() && result.ptr == text.data() + text.size();
+}
+
+// A spreadsheet takes a field that starts with one of these for a formula.
+bool formula_like(std::string_view text) {
+    return !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos &&
+           !is_number(text);
+}
+
+}  // namespace
+
 std::string csv_field(std::string_view text) {
-    const bool quote = text.find_first_of(",\"\r\n") != std::string_view::npos ||
-                       (!text.empty() && (text.front() == ' ' || text.back() == ' '));
-    if (!quote) return std::string(text);
+    std::string field = formula_like(text) ? std::string("'").append(text) : std::string(text);
+    const bool quote = field.find_first_of(",\"\r\n") != std::string::npos ||
+                       (!field.empty() && (field.front() == ' ' || field.back() == ' '));
+    if (!quote) return field;
     std::string out = "\"";
-    for (const char c : text) {
+    for (const char c : field) {
         if (c == '"') out += '"';
         out += c;
     }
@@ -144,16 +177,8 @@ std::string csv_field(std::string_view text) {
 std::string escape_markdown(std::string_view text) {
     std::string out;
     for (const char c : text) {
+        if (append_markup_reference(out, c)) continue;
         switch (c) {
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '&':
-                out += "&amp;";
-                break;
             case '\n':
             case '\r':
                 out += ' ';
@@ -171,10 +196,7 @@ std::string escape_markdown(std::string_view text) {
                 out += c;
                 break;
             default:
-                if (forbidden_control(c))
-                    out += kReplacement;
-                else
-                    out += c;
+                append_allowed(out, c);
         }
     }
     // A line that starts with these would become a list item or a heading.
@@ -271,9 +293,13 @@ std::string verdict_label(std::string_view verdict) {
     return std::string(verdict);
 }
 
-std::string verdict_css(std::string_view verdict) {
-    std::string out = "v-";
-    for (const char c : verdict) {
+namespace {
+
+// `prefix`, then `name` in lower case with _ as - and anything but letters
+// and digits dropped: a safe class name whatever the report holds.
+std::string css_class(std::string_view prefix, std::string_view name) {
+    std::string out(prefix);
+    for (const char c : name) {
         const auto u = static_cast<unsigned char>(c);
         if (std::isalnum(u))
             out += static_cast<char>(std::tolower(u));
@@ -282,6 +308,10 @@ std::string verdict_css(std::string_view verdict) {
     }
     return out;
 }
+
+}  // namespace
+
+std::string verdict_css(std::string_view verdict) { return css_class("v-", verdict); }
 
 int verdict_severity(std::string_view verdict) {
     static const std::vector<std::string_view> order = {"PASS",  "NOT_APPLICABLE", "UNSUPPORTED", "MISSING",
@@ -291,17 +321,7 @@ int verdict_severity(std::string_view verdict) {
     return it == order.end() ? static_cast<int>(order.size()) : static_cast<int>(it - order.begin());
 }
 
-std::string judgement_css(std::string_view judgement) {
-    std::string out = "j-";
-    for (const char c : judgement) {
-        const auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u))
-            out += static_cast<char>(std::tolower(u));
-        else if (c == '_' || c == '-')
-            out += '-';
-    }
-    return out;
-}
+std::string judgement_css(std::string_view judgement) { return css_class("j-", judgement); }
 
 const Json* deciding_case(const Json& instance) {
     const Json& cases = member(instance, "cases");

@@ -27,7 +27,11 @@ std::string escape_html(std::string_view text);
 std::string escape_xml_attribute(std::string_view text);
 
 // One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF
-// (or starts or ends with a space), quotes doubled.
+// (or starts or ends with a space), quotes doubled. A field a spreadsheet
+// would take for a formula (=, +, -, @, tab or CR first) gets a leading
+// apostrophe, the usual way to keep it text: adapter names, devices and
+// messages are whatever the vendor's adapter reports. A number ("-1.5",
+// "-inf") is left as it is, so figures read back as numbers.
 std::string csv_field(std::string_view text);
 
 // Markdown text (one line): the characters Markdown or inline HTML give a
@@ -47,6 +51,7 @@ std::string text(const Json& object, std::string_view key);
 std::optional<double> number(const Json& value);
 // For people: 4 significant digits ("124.4", "7.707e+25", "inf", "nan");
 // "" when `value` is not a number.
+// Any number at all; table_detail::number_text is for a figure beside its bound (it adds digits to tell them apart).
 std::string short_number(const Json& value);
 std::string short_number(double value);
 // For machines: the shortest text that reads back as the same double.

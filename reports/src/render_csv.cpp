@@ -1,6 +1,7 @@
 // The CSV report: one row per instance (RFC 4180: CRLF line ends, fields
-// quoted where they must be). Figures are written exactly, so a
-// spreadsheet or script reads back the doubles the report holds.
+// quoted where they must be, text that looks like a formula kept as text).
+// Figures are written exactly, so a spreadsheet or script reads back the
+// doubles the report holds.
 #include <string>
 
 #include "render_common.hpp"

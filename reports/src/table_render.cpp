@@ -11,19 +11,11 @@ namespace kcs::reports::table_detail {
 
 namespace {
 
+using render::csv_field;
 using render::escape_html;
 using render::escape_markdown;
 
 constexpr std::string_view kTitle = "KCS comparison table";
-
-// A field a spreadsheet would take for a formula (=, +, -, @ first) gets a
-// leading apostrophe, the usual way to keep it text: adapter names and
-// devices are whatever the vendor's adapter reports.
-std::string csv_text(std::string_view text) {
-    if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos)
-        return render::csv_field(std::string("'").append(text));
-    return render::csv_field(text);
-}
 
 }  // namespace
 
@@ -127,19 +119,19 @@ std::string csv_table(const Grid& grid) {
             if (!part->empty()) name += "; " + *part;
         if (h.unsigned_report) name += "; UNSIGNED";
         out += ',';
-        out += csv_text(name);
+        out += csv_field(name);
         out += ',';
-        out += csv_text(name + ": key figure");
+        out += csv_field(name + ": key figure");
     }
     out += kEnd;
     for (const auto* rows : {&grid.class_rows, &grid.report_rows}) {
         for (const auto& row : *rows) {
-            out += csv_text(row.label) + "," + csv_text(row.title);
+            out += csv_field(row.label) + "," + csv_field(row.title);
             for (const auto& cell : row.cells) {
                 out += ',';
-                out += csv_text(cell.main);
+                out += csv_field(cell.main);
                 out += ',';
-                out += csv_text(cell.figure);
+                out += csv_field(cell.figure);
             }
             out += kEnd;
         }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -386,6 +387,47 @@ TEST(RenderCsv, FieldsAreQuotedOnlyWhereTheyMustBe) {
     EXPECT_EQ(render::csv_field("two\nlines"), "\"two\nlines\"");
     EXPECT_EQ(render::csv_field("cr\r"), "\"cr\r\"");
     EXPECT_EQ(render::csv_field(""), "");
+}
+
+TEST(RenderCsv, TextThatLooksLikeAFormulaIsKeptAsText) {
+    EXPECT_EQ(render::csv_field("=1+1"), "'=1+1");
+    EXPECT_EQ(render::csv_field("+cmd"), "'+cmd");
+    EXPECT_EQ(render::csv_field("-x"), "'-x");
+    EXPECT_EQ(render::csv_field("-"), "'-");
+    EXPECT_EQ(render::csv_field("@SUM(A1)"), "'@SUM(A1)");
+    EXPECT_EQ(render::csv_field("\tx"), "'\tx");
+    EXPECT_EQ(render::csv_field("\rx"), "\"'\rx\"");
+    EXPECT_EQ(render::csv_field("=HYPERLINK(\"x\",\"y\")"), "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\"");
+    EXPECT_EQ(render::csv_field("-1.5e3x"), "'-1.5e3x");  // a number, then more: text
+    EXPECT_EQ(render::csv_field("a=b"), "a=b");            // only the first character counts
+}
+
+TEST(RenderCsv, NegativeNumbersStayNumbers) {
+    for (const char* number : {"-1.5", "-0", "-1e-300", "-1.7976931348623157e+308", "-inf"})
+        EXPECT_EQ(render::csv_field(number), number);
+}
+
+TEST(RenderCsv, AHostileFigureNameIsTextAndANegativeFigureANumber) {
+    Json statement = render_statement();
+    Json* changed = nullptr;
+    for (auto& instance : statement["predicate"]["instances"]) {
+        if (!instance["cases"].empty()) {
+            changed = &instance;
+            break;
+        }
+    }
+    ASSERT_NE(changed, nullptr);
+    Json& evidence = (*changed)["cases"][(*changed)["worst_case"].get<std::size_t>()]["evidence"];
+    evidence["figure_name"] = "=HYPERLINK(\"http://evil\")";
+    evidence["figure"] = -1.5;
+    evidence["bound"] = "-inf";
+
+    const auto rows = parse_csv(render_report(statement, RenderFormat::csv, {}));
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r[0] == (*changed)["id"]; });
+    ASSERT_NE(row, rows.end());
+    EXPECT_EQ((*row)[6], "'=HYPERLINK(\"http://evil\")");
+    EXPECT_EQ((*row)[7], "-1.5");
+    EXPECT_EQ((*row)[8], "-inf");
 }
 
 // ---- JUnit XML --------------------------------------------------------------------------

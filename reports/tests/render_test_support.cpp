@@ -26,24 +26,6 @@ TestPlan matmul_and_softmax() {
     return t;
 }
 
-RunDescription description_of(const TestPlan& t, const std::string& adapter) {
-    RunDescription run;
-    run.catalog = t.request.catalog;
-    run.profile = t.request.profile;
-    run.depth = t.request.depth;
-    run.claims = t.request.claims;
-    run.operators = t.request.operators;
-    run.plan_digest = harness::plan_digest(t.run.plan);
-    run.adapter = {adapter, "/lib/libkcs-adapter-reference-cpu.so", {"threads=2"}, std::nullopt, "no info"};
-    run.kcs_version = "0.1.0";
-    run.seeds = 2;
-    run.call_timeout = std::chrono::seconds(30);
-    run.started = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
-    run.repro = {adapter, {"threads=2"}, "/v/claims.yaml", {}, "core", "smoke", std::nullopt};
-    run.command_line = {"kcs", "certify", "--adapter", adapter};
-    return run;
-}
-
 std::size_t first_of(const RunResults& run, const std::string& class_id, const std::string& op) {
     for (std::size_t i = 0; i < run.plan.size(); ++i)
         if (run.plan[i].contract->id == class_id && run.plan[i].op->id == op) return i;

@@ -18,23 +18,6 @@ namespace {
 
 using harness::Verdict;
 
-RunDescription description_of(const testing::TestPlan& t) {
-    RunDescription run;
-    run.catalog = t.request.catalog;
-    run.profile = t.request.profile;
-    run.depth = t.request.depth;
-    run.claims = t.request.claims;
-    run.operators = t.request.operators;
-    run.plan_digest = harness::plan_digest(t.run.plan);
-    run.adapter = {"reference-cpu", "/lib/libkcs-adapter-reference-cpu.so", {"threads=2"}, std::nullopt, "no info"};
-    run.kcs_version = "0.1.0";
-    run.seeds = 2;
-    run.call_timeout = std::chrono::seconds(30);
-    run.started = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
-    run.repro = {"reference-cpu", {"threads=2"}, "/v/claims.yaml", {}, "core", "smoke", std::nullopt};
-    return run;
-}
-
 ReportTimes times() {
     return {std::chrono::system_clock::time_point(std::chrono::seconds(1700000003)), std::chrono::seconds(3),
             std::chrono::seconds(2)};
@@ -43,7 +26,7 @@ ReportTimes times() {
 TEST(Report, IsAnInTotoStatementWithTheProjectsOwnPredicateType) {
     auto t = testing::plan_of("reduce_max");
     testing::pass_everything(t.run);
-    const Json r = build_report(description_of(t), t.run, RunState::finished, times());
+    const Json r = build_report(testing::description_of(t), t.run, RunState::finished, times());
     EXPECT_EQ(r["_type"], "https://in-toto.io/Statement/v1");
     EXPECT_EQ(r["predicateType"], "urn:kcs:predicate:conformance-report:v1");
     const Json& p = r["predicate"];
@@ -62,7 +45,7 @@ TEST(Report, IsAnInTotoStatementWithTheProjectsOwnPredicateType) {
 TEST(Report, MissingInstancesHaveANullVerdictAndTheRunIsIncomplete) {
     auto t = testing::plan_of("reduce_max");
     t.run.results[0] = testing::result_with(t.run.plan[0], {Verdict::pass, Verdict::pass});
-    const Json r = build_report(description_of(t), t.run, RunState::interrupted, times());
+    const Json r = build_report(testing::description_of(t), t.run, RunState::interrupted, times());
     const Json& p = r["predicate"];
     EXPECT_EQ(p["complete"], false);
     EXPECT_EQ(p["state"], "interrupted");
@@ -77,7 +60,7 @@ TEST(Report, EveryCaseCarriesTheCommandThatReplaysIt) {
     auto t = testing::plan_of("reduce_max");
     testing::pass_everything(t.run);
     t.run.results[3] = testing::result_with(t.run.plan[3], {Verdict::pass, Verdict::fail});
-    const Json r = build_report(description_of(t), t.run, RunState::finished, times());
+    const Json r = build_report(testing::description_of(t), t.run, RunState::finished, times());
     const Json& instance = r["predicate"]["instances"][3];
     const std::string expected =
         "kcs run --adapter reference-cpu --option threads=2 --claims /v/claims.yaml "

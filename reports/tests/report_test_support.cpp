@@ -31,6 +31,24 @@ TestPlan plan_of(const std::string& op, const std::string& claims_adapter) {
     return t;
 }
 
+RunDescription description_of(const TestPlan& t, const std::string& adapter) {
+    RunDescription run;
+    run.catalog = t.request.catalog;
+    run.profile = t.request.profile;
+    run.depth = t.request.depth;
+    run.claims = t.request.claims;
+    run.operators = t.request.operators;
+    run.plan_digest = harness::plan_digest(t.run.plan);
+    run.adapter = {adapter, "/lib/libkcs-adapter-reference-cpu.so", {"threads=2"}, std::nullopt, "no info"};
+    run.kcs_version = "0.1.0";
+    run.seeds = 2;
+    run.call_timeout = std::chrono::seconds(30);
+    run.started = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000));
+    run.repro = {adapter, {"threads=2"}, "/v/claims.yaml", {}, "core", "smoke", std::nullopt};
+    run.command_line = {"kcs", "certify", "--adapter", adapter};
+    return run;
+}
+
 harness::InstanceResult result_with(const harness::Instance& instance, const std::vector<harness::Verdict>& cases) {
     harness::InstanceResult r;
     r.instance = &instance;

@@ -7,6 +7,7 @@
 
 #include "kcs/harness/plan.hpp"
 #include "kcs/harness/runner.hpp"
+#include "kcs/reports/report.hpp"
 #include "kcs/reports/summary.hpp"
 
 namespace kcs::reports::testing {
@@ -22,6 +23,10 @@ struct TestPlan {
     RunResults run;
 };
 TestPlan plan_of(const std::string& op, const std::string& claims_adapter = "reference-cpu");
+
+// The description of a run of `t` by `adapter`, with fixed paths, times
+// and versions so that reports built from it compare across runs.
+RunDescription description_of(const TestPlan& t, const std::string& adapter = "reference-cpu");
 
 // An instance result whose cases (one per entry) have these verdicts.
 harness::InstanceResult result_with(const harness::Instance& instance, const std::vector<harness::Verdict>& cases);

@@ -270,10 +270,13 @@ TEST(Table, CsvParsesBackIntoTheSameTable) {
 }
 
 TEST(Table, CsvKeepsAFormulaAsText) {
-    MadeReport r = conforming();
-    r.adapter.name = "=cmd|' /C calc'!A0";
-    const auto records = testing::parse_csv(render_table(build_table({entry_of(r, "r.json")}), TableFormat::csv));
-    EXPECT_EQ(records[0][2].substr(0, 5), "'=cmd");
+    for (const std::string start : {"=", "+", "-", "@"}) {
+        MadeReport r = conforming();
+        r.adapter.name = start + "cmd|' /C calc'!A0";
+        const auto records = testing::parse_csv(render_table(build_table({entry_of(r, "r.json")}), TableFormat::csv));
+        EXPECT_EQ(records[0][2].substr(0, 5), std::string("'").append(start) + "cmd") << start;
+        EXPECT_EQ(records[0][3].substr(0, 5), std::string("'").append(start) + "cmd") << start;
+    }
 }
 
 TEST(Table, HtmlIsSelfContainedAndEscapesAHostileAdapter) {

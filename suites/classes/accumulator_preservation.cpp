@@ -6,6 +6,7 @@
 // run, judge every element by dot_bound, pool the normalised errors of the
 // K for its statistics (where they apply), and record per K the largest |e|
 // and the computed sum of ones. The signature is read off those records.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -112,7 +113,23 @@ struct KFigures {
     bool stalled = false;  // a failing sum of ones stuck at a power of two below K
     harness::WorstElement stalled_element;
     ref::DotBoundResult pooled;  // the statistics over every data set of the K
+    int widest_result = 0;       // the most significand bits any finite output of the K carries
 };
+
+// The significand bits a value carries: from its leading bit to its lowest
+// set bit (0 for zero, inf and NaN). A running sum held in a p-bit format
+// returns results of at most p bits, whatever the output dtype holds.
+int significand_bits(double y) {
+    if (y == 0 || !std::isfinite(y)) return 0;
+    int exponent = 0;
+    auto m = static_cast<std::uint64_t>(std::ldexp(std::frexp(std::fabs(y), &exponent), 53));  // exact, 53 bits
+    int bits = 53;
+    while ((m & 1u) == 0) {
+        m >>= 1;
+        --bits;
+    }
+    return bits;
+}
 
 harness::WorstElement element_record(const harness::Instance& instance, const ReductionProblem& problem,
                                      const harness::HostTensor& output, std::size_t i, double expected, double got,
@@ -149,6 +166,7 @@ KFigures measure_k(harness::ProbeContext& context, const DotBound& model, const 
             const bool within = std::isfinite(y[i]) && error <= bound;
             const double ratio = error_ratio(y[i], error, bound);
             if (!within) ++f.elements_failed;
+            f.widest_result = std::max(f.widest_result, significand_bits(y[i]));
             if (first || ratio > f.worst_ratio) {
                 first = false;
                 f.worst_ratio = ratio;
@@ -218,7 +236,8 @@ spec::Json k_details(const KFigures& f) {
                     {"worst_data_set", f.worst_set},
                     {"max_abs_e", f.max_abs_e},
                     {"sum_of_ones", f.ones_sum},
-                    {"sum_of_ones_stalled", f.stalled}};
+                    {"sum_of_ones_stalled", f.stalled},
+                    {"widest_result_bits", f.widest_result}};
     if (f.pooled.statistics_applied) {
         k["mean_e"] = f.pooled.mean;
         k["mean_limit"] = f.pooled.mean_limit;
@@ -240,6 +259,22 @@ const KFigures& worst_by(const std::vector<KFigures>& sweep, double (*ratio)(con
 double element_ratio(const KFigures& f) { return f.worst_ratio; }
 double mean_ratio(const KFigures& f) { return std::fabs(f.pooled.mean) / f.pooled.mean_limit; }
 double variance_ratio(const KFigures& f) { return f.pooled.variance / f.pooled.variance_limit; }
+
+// Diagnosis: when no output of the sweep carries more significand bits than
+// some p below the output dtype's precision, the sum was held in p bits;
+// the report then says what the kernel does, not only that it is wrong.
+std::string effective_precision(const harness::Instance& instance, const std::vector<KFigures>& sweep,
+                                harness::Evidence& evidence) {
+    int widest = 0;
+    for (const auto& f : sweep) widest = std::max(widest, f.widest_result);
+    const int output_bits = ref::info(float_format(instance.config.output)).precision;
+    if (widest == 0 || widest >= output_bits) return "";
+    evidence.details["effective_accumulator_bits"] = widest;
+    return "; no result carries more than " + std::to_string(widest) + " significand bits (" +
+           instance.config.output + " holds " + std::to_string(output_bits) +
+           "): the accumulator behaves like one of " + std::to_string(widest) + " significand bits (a " +
+           std::to_string(widest - 1) + "-bit mantissa)";
+}
 
 harness::CaseResult verdict_of(const harness::Instance& instance, const std::vector<KFigures>& sweep,
                                const Setting& s) {
@@ -268,12 +303,12 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.details["worst_data_set"] = "ones";
         message = at + "a sum of " + std::to_string(f.K) + " ones stalled at " + std::to_string(stall) + " (2^" +
                   std::to_string(std::ilogb(stall)) + "): an accumulator with " + std::to_string(std::ilogb(stall)) +
-                  " significand bits, not " + *instance.config.accumulate;
+                  " significand bits, not " + *instance.config.accumulate + effective_precision(instance, sweep, evidence);
     } else if (f.elements_failed > 0) {
         message = at + std::to_string(f.elements_failed) + " of " + std::to_string(f.outputs) +
                   " elements beyond dot_bound, worst |y - y*| = " + std::to_string(f.worst.error) + " against " +
                   std::to_string(f.worst.bound) + " (" + f.worst_set +
-                  "): the error grows like a narrower accumulator's";
+                  "): the error grows like a narrower accumulator's" + effective_precision(instance, sweep, evidence);
     } else {
         const bool mean = signature == kBiasedRounding;
         evidence.figure_name = mean ? "|mean e| / its limit" : "variance of e / its limit";

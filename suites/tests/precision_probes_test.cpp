@@ -143,6 +143,30 @@ TEST(PrecisionProbes, AccumulatorPreservationCatchesF16Accumulation) {
                 "narrow-accumulator");
 }
 
+// Diagnosis: a failing matmul names the accumulator's effective precision,
+// read off the widest result (f16 running sum: 11 bits; bf16: 8), where the
+// output dtype could hold more; a conforming run names none.
+TEST(PrecisionProbes, AccumulatorPreservationNamesTheEffectivePrecision) {
+    const std::string id = instance_id("C-PRC-01", "matmul", "f32xf32-f32", "k-sweep");
+    for (const auto& [violation, bits] : {std::pair{"f16-accumulate", 11}, std::pair{"bf16-accumulate", 8}}) {
+        const auto run = run_instance(id, "calibration", violation);
+        ASSERT_EQ(run.verdict, harness::Verdict::fail) << describe(run.result);
+        for (const auto& c : run.result.cases) {
+            EXPECT_EQ(c.result.evidence.details.value("effective_accumulator_bits", 0), bits) << violation;
+            EXPECT_NE(c.result.message.find("behaves like one of " + std::to_string(bits) + " significand bits"),
+                      std::string::npos)
+                << c.result.message;
+        }
+    }
+    const auto conforming = run_instance(id, "reference-cpu");
+    ASSERT_EQ(conforming.verdict, harness::Verdict::pass) << describe(conforming.result);
+    for (const auto& c : conforming.result.cases) {
+        EXPECT_FALSE(c.result.evidence.details.contains("effective_accumulator_bits"));
+        for (const auto& point : c.result.evidence.details.at("sweep"))
+            EXPECT_EQ(point.at("widest_result_bits").get<int>(), 24) << "f32 results use every bit";
+    }
+}
+
 // The catalog calibrates bf16-accumulate on reduce_sum as stalled-sum-of-ones.
 // At smoke it already fails at K = 64, where no sum of ones can stall (256
 // is bf16's limit), and the probe names a sweep by its smallest failing K:

@@ -26,6 +26,9 @@ void add_calibrate_command(CLI::App& app, int& exit_code);
 // kcs keygen|sign|verify: keys, signing and verifying reports.
 void add_signing_commands(CLI::App& app, int& exit_code);
 
+// kcs incident list|show|replay.
+void add_incident_commands(CLI::App& app, int& exit_code);
+
 // kcs table: verified reports side by side, classes x adapters.
 void add_table_command(CLI::App& app, int& exit_code);
 

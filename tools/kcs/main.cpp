@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     kcs::cli::add_certify_command(app, exit_code);
     kcs::cli::add_calibrate_command(app, exit_code);
     kcs::cli::add_signing_commands(app, exit_code);
+    kcs::cli::add_incident_commands(app, exit_code);
     kcs::cli::add_render_command(app, exit_code);
     kcs::cli::add_table_command(app, exit_code);
 
