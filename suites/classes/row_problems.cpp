@@ -3,9 +3,11 @@
 #include <stdexcept>
 
 #include "kcs/reference/formats.hpp"
+#include "kcs/reference/layernorm_oracle.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/reduce_max_oracle.hpp"
 #include "kcs/reference/reduce_sum_oracle.hpp"
+#include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
 
@@ -57,10 +59,18 @@ RowOperator::RowOperator(const harness::Instance& instance) : instance_(instance
     else if (op == "reduce_sum") kind_ = Kind::reduce_sum;
     else if (op == "reduce_max") kind_ = Kind::reduce_max;
     else if (op == "softmax") kind_ = Kind::softmax;
+    else if (op == "layernorm") kind_ = Kind::layernorm;
+    else if (op == "rmsnorm") kind_ = Kind::rmsnorm;
     else throw std::invalid_argument("no row problem is defined for operator '" + op + "'");
 }
 
 const std::string& RowOperator::id() const { return instance_.op->id; }
+
+double RowOperator::eps() const {
+    for (const auto& a : instance_.op->attributes)
+        if (a.name == "eps" && a.default_value && a.default_value->is_number()) return a.default_value->get<double>();
+    throw std::invalid_argument(id() + ": the catalog gives no default eps");
+}
 
 ProblemShape RowOperator::shape(const std::vector<std::int64_t>& dims) const {
     const std::size_t rank = kind_ == Kind::matmul ? 3 : 2;
@@ -83,6 +93,7 @@ ProblemShape RowOperator::functional_test_shape(const spec::Catalog& catalog) co
 
 std::string RowOperator::describe(const ProblemShape& s) const {
     if (kind_ == Kind::matmul) return "[M, K, N] = " + join_dims({s.rows, s.length, s.columns});
+    if (kind_ == Kind::softmax || is_norm()) return "[R, N] = " + join_dims({s.rows, s.length});
     return "[R, K] = " + join_dims({s.rows, s.length});
 }
 
@@ -94,8 +105,16 @@ harness::HostTensor RowOperator::row_operand(const ProblemShape& s, const ref::D
 std::vector<harness::HostTensor> RowOperator::shared_operands(const ProblemShape& s,
                                                               const ref::Distribution& distribution,
                                                               std::uint64_t seed) const {
-    if (kind_ != Kind::matmul) return {};
-    return {suites::generate(instance_.config.inputs[1], {s.length, s.columns}, distribution, seed, 1)};
+    switch (kind_) {
+        case Kind::matmul:
+            return {suites::generate(instance_.config.inputs[1], {s.length, s.columns}, distribution, seed, 1)};
+        case Kind::layernorm:
+            return {suites::generate(instance_.config.inputs[1], {s.length}, distribution, seed, 1),
+                    suites::generate(instance_.config.inputs[2], {s.length}, distribution, seed, 2)};
+        case Kind::rmsnorm:
+            return {suites::generate(instance_.config.inputs[1], {s.length}, distribution, seed, 1)};
+        default: return {};
+    }
 }
 
 RowProblem RowOperator::make(const ProblemShape& s, harness::HostTensor rows,
@@ -116,7 +135,9 @@ RowProblem RowOperator::generate(const ProblemShape& s, const ref::Distribution&
 std::int64_t RowOperator::outputs_per_row(const ProblemShape& s) const {
     switch (kind_) {
         case Kind::matmul: return s.columns;
-        case Kind::softmax: return s.length;
+        case Kind::softmax:
+        case Kind::layernorm:
+        case Kind::rmsnorm: return s.length;
         default: return 1;
     }
 }
@@ -126,6 +147,7 @@ std::vector<std::uint64_t> RowOperator::rounded_oracle(const RowProblem& problem
     const auto& inputs = problem.invocation.inputs;
     const std::vector<double> x = values(inputs[0]);
     const ref::RowShape rows{size(s.rows), size(s.length)};
+    const ref::Format acc = float_format(instance_.config.accumulate.value_or("f32"));
     std::vector<double> exact;
     switch (kind_) {
         case Kind::matmul:
@@ -134,6 +156,10 @@ std::vector<std::uint64_t> RowOperator::rounded_oracle(const RowProblem& problem
         case Kind::reduce_sum: exact = ref::reduce_sum_oracle(x, rows).value; break;
         case Kind::reduce_max: exact = ref::reduce_max_oracle(x, rows); break;
         case Kind::softmax: exact = ref::softmax_oracle(x, rows, masked_row_claim(claims)).value; break;
+        case Kind::layernorm:
+            exact = ref::layernorm_oracle(x, values(inputs[1]), values(inputs[2]), rows, eps(), acc).value;
+            break;
+        case Kind::rmsnorm: exact = ref::rmsnorm_oracle(x, values(inputs[1]), rows, eps(), acc).value; break;
     }
     const ref::Format out = float_format(instance_.config.output);
     std::vector<std::uint64_t> bits(exact.size());
@@ -154,9 +180,13 @@ std::vector<std::string> RowOperator::dependencies(const RowProblem& problem, st
         add_inputs(out, names[1].name, inputs[1], n, size(s.columns), length, 2 * length);
         return out;
     }
-    // y[r] (or y[r, i] of softmax) reads the whole row r of x.
+    // y[r] (or y[r, i] of softmax and the norms) reads the whole row r of
+    // x; a norm's y[r, i] also gamma[i] (and beta[i]).
     const std::size_t row = output_element / size(outputs_per_row(s));
-    add_inputs(out, names[0].name, inputs[0], row * length, 1, length, length);
+    const std::size_t shared = is_norm() ? inputs.size() - 1 : 0;
+    add_inputs(out, names[0].name, inputs[0], row * length, 1, length, length + shared);
+    for (std::size_t t = 1; t <= shared; ++t)
+        add_inputs(out, names[t].name, inputs[t], output_element % length, 1, 1, length + shared);
     return out;
 }
 

@@ -1,9 +1,10 @@
 // The operators of the ordering and memory-domain probes (matmul,
-// reduce_sum, reduce_max, softmax) seen alike, as row problems: one operand
-// whose rows are independent (A's rows for matmul, x's rows otherwise: the
-// batch of C-ORD-03), the operands every row shares (matmul's B) and one
-// output row per operand row. C-ORD-02, C-ORD-03 and C-EXC-02 follow the
-// same protocol for all four; only this file knows how each lays out its data.
+// reduce_sum, reduce_max, softmax, layernorm, rmsnorm) seen alike, as row
+// problems: one operand whose rows are independent (A's rows for matmul,
+// x's rows otherwise: the batch of C-ORD-03), the operands every row shares
+// (matmul's B, the norms' gamma and beta) and one output row per operand
+// row. C-ORD-02, C-ORD-03 and C-EXC-02 follow the same protocol for all of
+// them; only this file knows how each lays out its data.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,7 @@ struct RowProblem {
 
 class RowOperator {
 public:
-    // Throws std::invalid_argument for an operator other than the four.
+    // Throws std::invalid_argument for an operator other than the six.
     explicit RowOperator(const harness::Instance& instance);
 
     const std::string& id() const;
@@ -47,7 +48,8 @@ public:
     // The row operand [rows, length] (input 0), drawn from `distribution`.
     harness::HostTensor row_operand(const ProblemShape& shape, const ref::Distribution& distribution,
                                     std::uint64_t seed) const;
-    // The operands every row shares (matmul: B [K, N], input 1); none otherwise.
+    // The operands every row shares (matmul: B [K, N]; layernorm: gamma and
+    // beta [N]; rmsnorm: gamma [N]), inputs 1, 2; none for the reductions and softmax.
     std::vector<harness::HostTensor> shared_operands(const ProblemShape& shape, const ref::Distribution& distribution,
                                                      std::uint64_t seed) const;
 
@@ -56,7 +58,7 @@ public:
     RowProblem make(const ProblemShape& shape, harness::HostTensor rows, std::vector<harness::HostTensor> shared) const;
     RowProblem generate(const ProblemShape& shape, const ref::Distribution& distribution, std::uint64_t seed) const;
 
-    std::int64_t outputs_per_row(const ProblemShape& shape) const;  // N (matmul), 1 (reductions), N (softmax)
+    std::int64_t outputs_per_row(const ProblemShape& shape) const;  // N (matmul), 1 (reductions), N (softmax, norms)
 
     // RN_out(y*) of every output element, encoded in the output dtype: the
     // operator's oracle (reference/oracles) rounded once.
@@ -68,7 +70,10 @@ public:
     std::vector<std::string> dependencies(const RowProblem& problem, std::size_t output_element) const;
 
 private:
-    enum class Kind { matmul, reduce_sum, reduce_max, softmax };
+    enum class Kind { matmul, reduce_sum, reduce_max, softmax, layernorm, rmsnorm };
+
+    bool is_norm() const { return kind_ == Kind::layernorm || kind_ == Kind::rmsnorm; }
+    double eps() const;  // the norms' eps: the catalog's default, which the probes leave in force
 
     const harness::Instance& instance_;
     Kind kind_;

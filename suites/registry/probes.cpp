@@ -24,6 +24,12 @@ const std::vector<ProbeEntry>& probes() {
         {"C-EXC-02", "reduce_sum", memory_domain_probe},
         {"C-EXC-02", "reduce_max", memory_domain_probe},
         {"C-EXC-02", "softmax", memory_domain_probe},
+        {"C-ORD-02", "layernorm", determinism_probe},
+        {"C-ORD-03", "layernorm", batch_invariance_probe},
+        {"C-EXC-02", "layernorm", memory_domain_probe},
+        {"C-ORD-02", "rmsnorm", determinism_probe},
+        {"C-ORD-03", "rmsnorm", batch_invariance_probe},
+        {"C-EXC-02", "rmsnorm", memory_domain_probe},
         // end of ordering probes
         // precision probes
         {"C-PRC-01", "matmul", accumulator_preservation},

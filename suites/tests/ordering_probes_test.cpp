@@ -162,6 +162,22 @@ TEST(MemoryDomainProbe, StaleOutputIsCaught) {
                     "stale-or-poison-left");
 }
 
+// ---- the norms on the same protocols ------------------------------------------
+
+TEST(NormProbes, ReferenceCpuPassesTheRowProtocols) {
+    for (const char* instance :
+         {"v1/C-EXC-02/layernorm/bf16xbf16xbf16-bf16/shapes-sweep", "v1/C-EXC-02/rmsnorm/f16xf16-f32/shapes-sweep",
+          "v1/C-ORD-03/layernorm/f16xf16xf16-f16/batch-sizes-sweep", "v1/C-ORD-03/rmsnorm/f32xf32-f32/batch-sizes-sweep"})
+        expect_pass(instance);
+}
+
+TEST(NormProbes, ViolatorsAreCaughtOnTheNorms) {
+    expect_fail("v1/C-ORD-03/layernorm/f32xf32xf32-f32/batch-sizes-sweep", "batch-dependent-split", "C-ORD-03",
+                "row-changes-with-batch");
+    expect_fail("v1/C-EXC-02/rmsnorm/bf16xbf16-bf16/shapes-sweep", "stale-output", "C-EXC-02", "stale-or-poison-left");
+    expect_fail("v1/C-EXC-02/layernorm/f32xf32xf32-f32/shapes-sweep", "tile-overrun", "C-EXC-02", "canary-changed");
+}
+
 // ---- every instance of the three classes on the four operators ---------------
 
 // Every configuration of the four operators, from the catalog: reference-cpu

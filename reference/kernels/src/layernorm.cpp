@@ -75,7 +75,7 @@ Result compute(const OpCall& call, const Settings& settings) {
     const std::vector<float> gamma = load_row(call.inputs[1], 0, rows.length, settings);
     const std::vector<float> beta = load_row(call.inputs[2], 0, rows.length, settings);
     const float eps = eps_of(call);
-    const SumPlan plan = composite_plan(settings);
+    const SumPlan plan = row_sum_plan(settings, rows.count);
     const bool one_pass_variance = settings.violation == Violation::one_pass_variance;
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         const std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);

@@ -48,26 +48,31 @@ inline Dtype accumulator_of(const Settings& settings) {
 // only the accumulator violations reach them.
 inline SumPlan composite_plan(const Settings& settings) { return {accumulator_of(settings)}; }
 
+// Every row sum the ordering classes judge (softmax, the norms, and inside
+// split_plan() matmul and reduce_sum): a single pass, or the split of
+// nondeterministic_order (rotated with every call) and of
+// batch_dependent_split (the split a kernel picks when the batch, `rows`,
+// is big enough to fill the machine).
+inline SumPlan row_sum_plan(const Settings& settings, std::int64_t rows) {
+    SumPlan plan = composite_plan(settings);
+    if (settings.violation == Violation::nondeterministic_order) {
+        plan.chunks = kMaxChunks;
+        plan.first_chunk = settings.calls % kMaxChunks;
+    } else if (settings.violation == Violation::batch_dependent_split && rows >= 64) {
+        plan.chunks = 4;
+    }
+    return plan;
+}
+
 // The main reduction of matmul and reduce_sum, the operators the ordering
-// violations are calibrated on. `rows` is the number of independent rows the
-// call computes (batch * M, or R); `output` the output dtype.
+// violations are calibrated on first: row_sum_plan()'s splits, and the
+// low-precision partials of lowprec_split_partials (stored in `output`).
+// `rows` is the number of independent rows the call computes (batch * M, or R).
 inline SumPlan split_plan(const Settings& settings, std::int64_t rows, Dtype output) {
-    SumPlan plan{accumulator_of(settings)};
-    switch (settings.violation) {
-        case Violation::lowprec_split_partials:
-            plan.chunks = 4;
-            plan.partial = output;
-            break;
-        case Violation::nondeterministic_order:
-            plan.chunks = kMaxChunks;
-            plan.first_chunk = settings.calls % kMaxChunks;
-            break;
-        case Violation::batch_dependent_split:
-            // The split a kernel picks when the batch is big enough to fill the
-            // machine: the row's reduction order follows the batch size.
-            if (rows >= 64) plan.chunks = 4;
-            break;
-        default: break;
+    SumPlan plan = row_sum_plan(settings, rows);
+    if (settings.violation == Violation::lowprec_split_partials) {
+        plan.chunks = 4;
+        plan.partial = output;
     }
     return plan;
 }

@@ -34,7 +34,7 @@ Result compute(const OpCall& call, const Settings& settings) {
     const Rows rows = rows_of(x);
     const std::vector<float> gamma = load_row(call.inputs[1], 0, rows.length, settings);
     const float eps = eps_of(call);
-    const SumPlan plan = composite_plan(settings);
+    const SumPlan plan = row_sum_plan(settings, rows.count);
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         const std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);
         const float squares = sum_terms(plan, rows.length, [&](std::int64_t i) {

@@ -42,7 +42,7 @@ Result compute(const OpCall& call, const Settings& settings) {
     const Tensor& x = call.inputs[0];
     const Tensor& y = call.outputs[0];
     const Rows rows = rows_of(x);
-    const SumPlan plan = composite_plan(settings);
+    const SumPlan plan = row_sum_plan(settings, rows.count);
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);
         exponentiate(row, settings);

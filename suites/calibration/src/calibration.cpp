@@ -100,8 +100,8 @@ std::vector<ClassCalibration> calibrate(const CalibrationRequest& request) {
                     CalibrationRow row{instance.id, violator.implementation, "FAIL " + k.id + " " + violator.signature,
                                        observed_of(result), std::nullopt, false, ""};
                     const bool caught = failed_as(result, k.id, violator.signature);
-                    if (test) row.functional = run_functional_test(*test, instance, adapters.get(violator.implementation),
-                                                                   request.seed);
+                    if (test) row.functional = run_functional_test(*test, instance, *request.claims,
+                                                                   adapters.get(violator.implementation), request.seed);
                     const bool subtle = row.functional && row.functional->passed;
                     row.sound = caught && subtle;
                     if (!caught) row.reason = "the violator is not caught with the listed signature";

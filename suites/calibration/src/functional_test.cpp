@@ -1,54 +1,37 @@
 #include "kcs/suites/functional_test.hpp"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
-#include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/parse_distribution.hpp"
-#include "kcs/reference/reduce_max_oracle.hpp"
-#include "kcs/reference/reduce_sum_oracle.hpp"
-#include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
+#include "../../classes/row_problems.hpp"
 
 namespace kcs::suites {
 
 namespace {
 
-// The inputs of the test at the catalog's shape, and the exact result y*.
+// The inputs of the test at the catalog's shape and RN_out(y*): the row
+// problems of the ordering probes (row_problems.hpp), which know every
+// operator the calibrated classes reach.
 struct Problem {
     std::vector<harness::HostTensor> inputs;
     std::vector<std::int64_t> output_shape;
-    std::vector<double> exact;
+    std::vector<std::uint64_t> reference_bits;
 };
 
-Problem make_problem(const harness::Instance& instance, const std::vector<long long>& shape,
-                     const ref::Distribution& distribution, std::uint64_t seed) {
-    const std::string& op = instance.op->id;
-    const auto& in = instance.config.inputs;
-    Problem p;
-    if (op == "matmul" && shape.size() == 3) {
-        const std::int64_t m = shape[0], k = shape[1], n = shape[2];
-        p.inputs.push_back(generate(in[0], {m, k}, distribution, seed, 0));
-        p.inputs.push_back(generate(in[1], {k, n}, distribution, seed, 1));
-        p.output_shape = {m, n};
-        p.exact = ref::matmul_oracle(values(p.inputs[0]), values(p.inputs[1]),
-                                     {1, static_cast<std::size_t>(m), static_cast<std::size_t>(k),
-                                      static_cast<std::size_t>(n)})
-                      .value;
-        return p;
+Problem make_problem(const harness::Instance& instance, const harness::Claims& claims,
+                     const std::vector<long long>& shape, const ref::Distribution& distribution, std::uint64_t seed) {
+    std::unique_ptr<RowOperator> op;
+    try {
+        op = std::make_unique<RowOperator>(instance);
+    } catch (const std::invalid_argument&) {
+        throw std::invalid_argument("the functional test does not know operator '" + instance.op->id + "' yet");
     }
-    if ((op == "reduce_sum" || op == "reduce_max" || op == "softmax") && shape.size() == 2) {
-        const std::int64_t rows = shape[0], length = shape[1];
-        p.inputs.push_back(generate(in[0], {rows, length}, distribution, seed, 0));
-        const ref::RowShape row_shape{static_cast<std::size_t>(rows), static_cast<std::size_t>(length)};
-        const auto x = values(p.inputs[0]);
-        if (op == "reduce_sum") p.exact = ref::reduce_sum_oracle(x, row_shape).value;
-        if (op == "reduce_max") p.exact = ref::reduce_max_oracle(x, row_shape);
-        if (op == "softmax") p.exact = ref::softmax_oracle(x, row_shape, ref::MaskedRow::nan).value;
-        p.output_shape = op == "softmax" ? std::vector<std::int64_t>{rows, length} : std::vector<std::int64_t>{rows};
-        return p;
-    }
-    throw std::invalid_argument("the functional test does not know operator '" + op + "' at the catalog's shape");
+    const RowProblem problem = op->generate(op->shape(std::vector<std::int64_t>(shape.begin(), shape.end())),
+                                            distribution, seed);
+    return {problem.invocation.inputs, problem.invocation.outputs[0].shape, op->rounded_oracle(problem, claims)};
 }
 
 FunctionalOutcome failed(std::string message) {
@@ -60,16 +43,17 @@ FunctionalOutcome failed(std::string message) {
 }  // namespace
 
 FunctionalOutcome run_functional_test(const spec::FunctionalTest& test, const harness::Instance& instance,
-                                      host::IsolatedAdapter& adapter, std::uint64_t seed) {
+                                      const harness::Claims& claims, host::IsolatedAdapter& adapter,
+                                      std::uint64_t seed) {
     const auto shape = test.shapes.find(instance.op->id);
     if (shape == test.shapes.end())
         throw std::invalid_argument("functional test " + test.id + " has no shape for " + instance.op->id);
-    const Problem p = make_problem(instance, shape->second, ref::parse_distribution(test.distribution), seed);
+    const Problem p = make_problem(instance, claims, shape->second, ref::parse_distribution(test.distribution), seed);
 
     // The reference result rounded to the output dtype, which also prefills
     // the output buffer (the memory a naive harness hands the candidate).
     harness::HostTensor reference = harness::HostTensor::zeros(abi_dtype(instance.config.output), p.output_shape);
-    for (std::size_t i = 0; i < p.exact.size(); ++i) reference.set_value(i, p.exact[i]);
+    for (std::size_t i = 0; i < p.reference_bits.size(); ++i) reference.set_bits(i, p.reference_bits[i]);
 
     // Plain buffers: one per tensor, no guard zones.
     host::Operation op;

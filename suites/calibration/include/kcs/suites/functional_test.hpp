@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kcs/harness/claims.hpp"
 #include "kcs/harness/plan.hpp"
 #include "kcs/host/isolated_adapter.hpp"
 
@@ -21,9 +22,12 @@ struct FunctionalOutcome {
     std::string message;  // why it did not pass (an adapter failure, a NaN, the worst element)
 };
 
-// Runs `test` for the instance's operator and dtype configuration on `adapter`.
-// Throws std::invalid_argument for an operator the functional test does not know yet.
+// Runs `test` for the instance's operator and dtype configuration on
+// `adapter`; `claims` settle what the reference depends on (softmax's
+// masked rows). Throws std::invalid_argument for an operator the
+// functional test does not know yet.
 FunctionalOutcome run_functional_test(const spec::FunctionalTest& test, const harness::Instance& instance,
-                                      host::IsolatedAdapter& adapter, std::uint64_t seed);
+                                      const harness::Claims& claims, host::IsolatedAdapter& adapter,
+                                      std::uint64_t seed);
 
 }  // namespace kcs::suites
