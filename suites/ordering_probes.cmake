@@ -7,6 +7,8 @@ target_sources(kcs_suites PRIVATE
   classes/run_to_run_determinism.cpp
   classes/batch_invariance.cpp
   classes/memory_domain.cpp
+  classes/gather_policy.cpp
+  classes/gather_problems.cpp
   tolerance/distinct_outputs.cpp
   tolerance/bitwise_equal.cpp
   tolerance/memory_domain.cpp

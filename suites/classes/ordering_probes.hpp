@@ -17,4 +17,8 @@ harness::CaseResult batch_invariance_probe(harness::ProbeContext& context);
 // (memory_domain): tail shapes under the integrity protocol, and the stale test.
 harness::CaseResult memory_domain_probe(harness::ProbeContext& context);
 
+// C-EXC-02 for gather: the memory domain, the stale test, and every
+// out-of-range index of the protocol against the claimed oob_policy.
+harness::CaseResult gather_policy_probe(harness::ProbeContext& context);
+
 }  // namespace kcs::suites

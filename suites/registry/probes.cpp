@@ -30,6 +30,7 @@ const std::vector<ProbeEntry>& probes() {
         {"C-ORD-02", "rmsnorm", determinism_probe},
         {"C-ORD-03", "rmsnorm", batch_invariance_probe},
         {"C-EXC-02", "rmsnorm", memory_domain_probe},
+        {"C-EXC-02", "gather", gather_policy_probe},
         // end of ordering probes
         // precision probes
         {"C-PRC-01", "matmul", accumulator_preservation},

@@ -178,6 +178,26 @@ TEST(NormProbes, ViolatorsAreCaughtOnTheNorms) {
     expect_fail("v1/C-EXC-02/layernorm/f32xf32xf32-f32/shapes-sweep", "tile-overrun", "C-EXC-02", "canary-changed");
 }
 
+// ---- gather: out-of-range indices against the claimed policy -------------------
+
+TEST(GatherPolicyProbe, ReferenceCpuRaisesForEveryOutOfRangeIndex) {
+    for (const char* instance : {"v1/C-EXC-02/gather/f32xi32-f32/shapes-sweep", "v1/C-EXC-02/gather/bf16xi64-bf16/shapes-sweep"}) {
+        const auto run = run_instance(instance, "reference-cpu");
+        ASSERT_EQ(run.verdict, Verdict::pass) << instance << ": " << describe(run.result);
+        // i32: 1 in-range call + 5 values x 3 positions; i64: 7 values x 3.
+        const int expected_calls = std::string(instance).find("i64") != std::string::npos ? 22 : 16;
+        for (const auto& c : run.result.cases)
+            EXPECT_EQ(c.result.evidence.details.at("calls").get<int>(), expected_calls) << instance;
+    }
+}
+
+TEST(GatherPolicyProbe, ZeroRowsUnderRaiseAndStaleOutputsAreCaught) {
+    expect_fail("v1/C-EXC-02/gather/f16xi64-f16/shapes-sweep", "oob-zero-under-raise", "C-EXC-02",
+                "zero-rows-under-raise");
+    expect_fail("v1/C-EXC-02/gather/f32xi32-f32/shapes-sweep", "stale-output", "C-EXC-02", "stale-or-poison-left");
+    expect_fail("v1/C-EXC-02/gather/bf16xi32-bf16/shapes-sweep", "tile-overrun", "C-EXC-02", "canary-changed");
+}
+
 // ---- every instance of the three classes on the four operators ---------------
 
 // Every configuration of the four operators, from the catalog: reference-cpu

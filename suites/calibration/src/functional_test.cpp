@@ -6,15 +6,16 @@
 
 #include "kcs/reference/parse_distribution.hpp"
 #include "kcs/suites/operator_io.hpp"
+#include "../../classes/gather_problems.hpp"
 #include "../../classes/row_problems.hpp"
 
 namespace kcs::suites {
 
 namespace {
 
-// The inputs of the test at the catalog's shape and RN_out(y*): the row
-// problems of the ordering probes (row_problems.hpp), which know every
-// operator the calibrated classes reach.
+// The inputs of the test at the catalog's shape and RN_out(y*): gather's
+// problems (gather_problems.hpp), and the row problems of the ordering
+// probes (row_problems.hpp) for the operators they know.
 struct Problem {
     std::vector<harness::HostTensor> inputs;
     std::vector<std::int64_t> output_shape;
@@ -23,6 +24,11 @@ struct Problem {
 
 Problem make_problem(const harness::Instance& instance, const harness::Claims& claims,
                      const std::vector<long long>& shape, const ref::Distribution& distribution, std::uint64_t seed) {
+    if (instance.op->id == "gather" && shape.size() == 3) {
+        const GatherProblem g = draw_gather(instance, {shape[0], shape[1], shape[2]}, seed);
+        const harness::Invocation call = gather_call(instance, g, g.index);
+        return {call.inputs, call.outputs[0].shape, gathered_bits(g)};
+    }
     std::unique_ptr<RowOperator> op;
     try {
         op = std::make_unique<RowOperator>(instance);
