@@ -198,6 +198,28 @@ TEST(GatherPolicyProbe, ZeroRowsUnderRaiseAndStaleOutputsAreCaught) {
     expect_fail("v1/C-EXC-02/gather/bf16xi32-bf16/shapes-sweep", "tile-overrun", "C-EXC-02", "canary-changed");
 }
 
+// reference-cpu raises; held to another claimed policy, that answer departs.
+TEST(GatherPolicyProbe, EachClaimedPolicyIsHeldToItsOwnAnswer) {
+    const std::string id = "v1/C-EXC-02/gather/f32xi64-f32/shapes-sweep";
+    for (const char* policy : {"zero", "clamp"}) {
+        const auto run = run_instance(id, "reference-cpu", "", "smoke", "strict", {{"oob_policy", policy}});
+        ASSERT_EQ(run.verdict, Verdict::fail) << policy << ": " << describe(run.result);
+        for (const auto& c : run.result.cases) {
+            EXPECT_EQ(c.result.signature, "policy-mismatch") << policy;
+            EXPECT_NE(c.result.message.find("not success"), std::string::npos) << c.result.message;
+        }
+    }
+    // undefined accepts any answer to an out-of-range index, the memory checks aside
+    const auto undefined = run_instance(id, "reference-cpu", "", "smoke", "strict", {{"oob_policy", "undefined"}});
+    EXPECT_EQ(undefined.verdict, Verdict::pass) << describe(undefined.result);
+    // zero rows are exactly what a zero claim demands, and not what clamp does
+    const auto zero = run_instance(id, "calibration", "oob-zero-under-raise", "smoke", "strict", {{"oob_policy", "zero"}});
+    EXPECT_EQ(zero.verdict, Verdict::pass) << describe(zero.result);
+    const auto clamp = run_instance(id, "calibration", "oob-zero-under-raise", "smoke", "strict", {{"oob_policy", "clamp"}});
+    ASSERT_EQ(clamp.verdict, Verdict::fail) << describe(clamp.result);
+    for (const auto& c : clamp.result.cases) EXPECT_EQ(c.result.signature, "policy-mismatch");
+}
+
 // ---- every instance of the three classes on the four operators ---------------
 
 // Every configuration of the four operators, from the catalog: reference-cpu

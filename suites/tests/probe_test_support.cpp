@@ -50,7 +50,8 @@ struct Fixture {
 }  // namespace
 
 ProbeRun run_instance(const std::string& instance_id, const std::string& adapter_name, const std::string& violation,
-                      const std::string& depth, const std::string& profile) {
+                      const std::string& depth, const std::string& profile,
+                      const std::map<std::string, std::string>& claims) {
     Fixture& f = Fixture::get();
     const auto& plan = f.plan(profile, depth);
     const harness::Instance* instance = nullptr;
@@ -62,7 +63,9 @@ ProbeRun run_instance(const std::string& instance_id, const std::string& adapter
     if (!violation.empty()) options.adapter_options.push_back("violation=" + violation);
     host::IsolatedAdapter adapter(host::resolve_adapter(adapter_name), options);
     const harness::Probe probe = find_probe(instance->contract->id, instance->op->id);
-    auto result = harness::run_instance(*instance, probe, f.catalog, f.claims, adapter, 1,
+    harness::Claims in_force = f.claims;
+    for (const auto& [id, value] : claims) in_force.values[id] = value;
+    auto result = harness::run_instance(*instance, probe, f.catalog, in_force, adapter, 1,
                                         f.catalog.find_depth(depth)->seeds);
     return {result.verdict, std::move(result)};
 }

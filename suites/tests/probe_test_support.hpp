@@ -2,6 +2,7 @@
 // adapter (reference-cpu, or calibration with a violation), for probe tests.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "kcs/harness/runner.hpp"
@@ -15,10 +16,11 @@ struct ProbeRun {
 
 // Plans `profile` at `depth` with the adapter's claims file (vendors/NAME/claims.yaml),
 // finds the instance `instance_id`, runs it with two seeds from base seed 1 on
-// `adapter` ("reference-cpu", or "calibration" with `violation`).
+// `adapter` ("reference-cpu", or "calibration" with `violation`). The probe
+// sees the claims with `claims` put over them (e.g. another oob_policy).
 ProbeRun run_instance(const std::string& instance_id, const std::string& adapter,
                       const std::string& violation = "", const std::string& depth = "smoke",
-                      const std::string& profile = "strict");
+                      const std::string& profile = "strict", const std::map<std::string, std::string>& claims = {});
 
 // "FAIL C-PRC-01 narrow-accumulator: message" for assertion messages.
 std::string describe(const harness::InstanceResult& result);
