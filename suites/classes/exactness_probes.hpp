@@ -28,4 +28,9 @@ harness::CaseResult special_values_reduce_sum(harness::ProbeContext& context);
 harness::CaseResult special_values_reduce_max(harness::ProbeContext& context);
 harness::CaseResult special_values_softmax(harness::ProbeContext& context);
 
+// gather, a copy (gather_copy.cpp): special values and subnormals in the
+// table must come out bit for bit.
+harness::CaseResult special_values_gather(harness::ProbeContext& context);
+harness::CaseResult subnormal_handling_gather(harness::ProbeContext& context);
+
 }  // namespace kcs::suites

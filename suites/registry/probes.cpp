@@ -55,6 +55,8 @@ const std::vector<ProbeEntry>& probes() {
         {"C-EXC-01", "reduce_sum", special_values_reduce_sum},
         {"C-EXC-01", "reduce_max", special_values_reduce_max},
         {"C-EXC-01", "softmax", special_values_softmax},
+        {"C-CMP-02", "gather", subnormal_handling_gather},
+        {"C-EXC-01", "gather", special_values_gather},
         // end of exactness probes
     };
     return all;

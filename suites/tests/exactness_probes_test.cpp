@@ -215,16 +215,17 @@ struct ClassOperators {
 std::vector<std::string> configs_of(const std::string& op) {
     if (op == "matmul") return {"f32xf32-f32", "f16xf16-f32", "f16xf16-f16", "bf16xbf16-f32", "bf16xbf16-bf16"};
     if (op == "reduce_max") return {"f32-f32", "f16-f16", "bf16-bf16"};
+    if (op == "gather") return {"f32xi32-f32", "f32xi64-f32", "f16xi32-f16", "f16xi64-f16", "bf16xi32-bf16", "bf16xi64-bf16"};
     return {"f32-f32", "f16-f16", "f16-f32", "bf16-bf16", "bf16-f32"};  // reduce_sum, softmax
 }
 
-// Every instance of the family's classes on the four operators (all variants are "default").
+// Every instance of the family's classes on the operators with probes (all variants are "default").
 std::vector<std::string> family_instances() {
     const std::vector<ClassOperators> scope{
         {"C-PRC-04", {"matmul", "reduce_sum", "softmax"}},
         {"C-CMP-01", {"softmax"}},
-        {"C-CMP-02", {"matmul", "reduce_sum", "reduce_max", "softmax"}},
-        {"C-EXC-01", {"matmul", "reduce_sum", "reduce_max", "softmax"}},
+        {"C-CMP-02", {"matmul", "reduce_sum", "reduce_max", "softmax", "gather"}},
+        {"C-EXC-01", {"matmul", "reduce_sum", "reduce_max", "softmax", "gather"}},
     };
     std::vector<std::string> ids;
     for (const auto& c : scope)
@@ -279,6 +280,17 @@ TEST_P(ExactnessViolator, FailsWithItsSignature) {
         EXPECT_EQ(record.result.signature, c.signature) << testing::describe(run.result);
     }
 }
+
+// C-CMP-02's calibration on gather: a copy through FTZ/DAZ float registers
+// reads its subnormal inputs as zero (daz).
+INSTANTIATE_TEST_SUITE_P(FtzDazGather, ExactnessViolator,
+                         ::testing::Values(ViolatorCase{"v1/C-CMP-02/gather/f32xi64-f32/default", "ftz-daz", "C-CMP-02",
+                                                        "daz"},
+                                           ViolatorCase{"v1/C-CMP-02/gather/f16xi32-f16/default", "ftz-daz", "C-CMP-02",
+                                                        "daz"},
+                                           ViolatorCase{"v1/C-CMP-02/gather/bf16xi32-bf16/default", "ftz-daz",
+                                                        "C-CMP-02", "daz"}),
+                         violator_name);
 
 // C-EXC-01's calibration: nan-dropping-max fails reduce_max with nan-dropped.
 INSTANTIATE_TEST_SUITE_P(NanDroppingMax, ExactnessViolator,

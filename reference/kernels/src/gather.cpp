@@ -74,6 +74,14 @@ Result compute(const OpCall& call, const Settings& settings) {
             std::memset(destination, 0, row_bytes);  // only oob_zero_under_raise gets here: a row of +0
             return;
         }
+        if (settings.violation == Violation::ftz_daz) {
+            // Through float registers with flush-to-zero and denormals-are-zero:
+            // a subnormal comes out as a zero of its sign.
+            const std::int64_t columns = table.shape[1];
+            for (std::int64_t c = 0; c < columns; ++c)
+                store(out, n * columns + c, load(table, row * columns + c, settings), settings);
+            return;
+        }
         std::memcpy(destination, source + static_cast<std::size_t>(row) * row_bytes, row_bytes);
     });
     return ok();

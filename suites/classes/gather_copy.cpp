@@ -1,0 +1,132 @@
+// gather is a copy: every output element is bit for bit the table element,
+// NaN payloads, infinities, signed zeros and subnormals included. Two
+// classes hold it to that, with the same protocol on different tables:
+//   C-EXC-01 (NaN and Inf propagation): table rows holding the nans,
+//     infinities, zeros and snans special values (payloads included) at
+//     the first, middle and last columns;
+//   C-CMP-02 (subnormal handling): table rows holding the subnormals set
+//     and subnormals drawn at random. A copy has y_flush = y_pres, so under
+//     either subnormals claim every element must equal it bitwise.
+// Every other element is normal(0, 1); the random subnormals' trailing
+// bits come from stream 2^16 + 1 of the table. The indices gather every row
+// once in the order of permutation 0 (SPEC.md section 4), then every row
+// again in order.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gather_problems.hpp"
+#include "kcs/reference/permutation.hpp"
+#include "kcs/reference/special_values.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "exactness_common.hpp"
+#include "exactness_probes.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace exactness;
+using harness::HostTensor;
+
+constexpr std::int64_t kColumns = 17;  // first, middle (8) and last are distinct
+
+// The table: rows of the given values, each row one value at the first,
+// middle and last columns, the rest normal(0, 1) as drawn.
+GatherProblem special_table(const harness::Instance& instance, const std::vector<std::uint32_t>& values,
+                            std::uint64_t seed) {
+    const std::int64_t rows = std::max<std::int64_t>(1, static_cast<std::int64_t>(values.size()));
+    GatherProblem p = draw_gather(instance, {rows, kColumns, 2 * rows}, seed);
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(values.size()); ++r)
+        for (const std::int64_t c : {std::int64_t{0}, kColumns / 2, kColumns - 1})
+            p.table.set_bits(static_cast<std::size_t>(r * kColumns + c), values[static_cast<std::size_t>(r)]);
+    // Every row once in a seeded order, then every row again in order.
+    const auto order = ref::permutation(seed, static_cast<std::uint64_t>(rows), 0);
+    p.index.clear();
+    for (const auto r : order) p.index.push_back(static_cast<std::int64_t>(r));
+    for (std::int64_t r = 0; r < rows; ++r) p.index.push_back(r);
+    return p;
+}
+
+// C-EXC-01's signatures by IEEE class; a difference within a class (a NaN
+// payload, the sign of a zero) departs from the copy without one.
+std::string special_signature(double expected, double got) {
+    if (std::isnan(expected) && !std::isnan(got)) return "nan-dropped";
+    if (std::isinf(expected) && got != expected) return "infinity-lost";
+    if (std::isfinite(expected) && !std::isfinite(got)) return "nan-created";
+    return "unmatched";
+}
+
+// C-CMP-02: a subnormal copied as zero is a subnormal input read as zero.
+std::string subnormal_signature(double expected, double got) {
+    return expected != 0 && std::fpclassify(expected) != FP_NAN && got == 0 ? "daz" : "unmatched";
+}
+
+harness::CaseResult judge_copy(harness::ProbeContext& context, const GatherProblem& p, const std::string& figure_name,
+                               std::string (*signature_of)(double, double)) {
+    const harness::Instance& instance = context.instance();
+    const ref::Format format = float_format(instance.config.output);
+    const HostTensor out = context.run(gather_call(instance, p, p.index))[0];
+    const std::vector<std::uint64_t> want = gathered_bits(p);
+    std::size_t differing = 0;
+    std::optional<std::size_t> first;
+    for (std::size_t i = 0; i < want.size(); ++i)
+        if (out.bits(i) != want[i] && differing++ == 0) first = i;
+
+    harness::Evidence evidence;
+    evidence.figure_name = figure_name;
+    evidence.figure = static_cast<double>(differing);
+    evidence.bound = 0;
+    evidence.details["bound"] = cite(*instance.contract);
+    evidence.details["elements"] = want.size();
+    evidence.details["table_rows"] = p.shape.rows;
+    const std::string summary = std::to_string(want.size()) + " gathered elements";
+    if (!first) return passed(summary + ", every one the table's bits", std::move(evidence));
+
+    const std::size_t i = *first;
+    const std::int64_t position = static_cast<std::int64_t>(i) / p.shape.columns;
+    const double expected = ref::decode(format, static_cast<std::uint32_t>(want[i]));
+    harness::WorstElement w;
+    w.index = static_cast<std::int64_t>(i);
+    w.inputs = {"index[" + std::to_string(position) + "]=" + std::to_string(p.index[static_cast<std::size_t>(position)]),
+                "table element " + hex(format, static_cast<std::uint32_t>(want[i]))};
+    w.expected = expected;
+    w.got = out.value(i);
+    w.got_bits = hex_bits(out, i);
+    w.error = std::isnan(w.got) || std::isnan(expected) ? INFINITY : std::fabs(w.got - expected);
+    w.bound = 0;
+    evidence.worst = w;
+    return failed(instance, signature_of(expected, w.got),
+                  summary + ": " + std::to_string(differing) + " differ from the table; the first, element " +
+                      std::to_string(i) + ", is " + w.got_bits + " for " + hex(format, static_cast<std::uint32_t>(want[i])),
+                  std::move(evidence));
+}
+
+}  // namespace
+
+harness::CaseResult special_values_gather(harness::ProbeContext& context) {
+    const ref::Format f = float_format(context.instance().config.output);
+    std::vector<std::uint32_t> values;
+    for (const char* subset : {"nans", "infinities", "zeros", "snans"})
+        for (const auto bits : ref::special_subset(f, subset)) values.push_back(bits);
+    return judge_copy(context, special_table(context.instance(), values, context.seed()),
+                      "elements of the wrong IEEE class or bits", special_signature);
+}
+
+harness::CaseResult subnormal_handling_gather(harness::ProbeContext& context) {
+    const ref::Format f = float_format(context.instance().config.output);
+    std::vector<std::uint32_t> values = ref::special_subset(f, "subnormals");
+    // Subnormals drawn at random: every trailing-significand pattern is one.
+    const auto trailing = draw_integers(context.seed(), 0, ref::auxiliary_stream(1), 0, 16, 1,
+                                        f == ref::Format::f32 ? (1 << 23) - 1 : f == ref::Format::f16 ? 1023 : 127);
+    const std::uint32_t sign = f == ref::Format::f32 ? 0x80000000u : 0x8000u;
+    for (std::size_t k = 0; k < trailing.size(); ++k)
+        values.push_back(static_cast<std::uint32_t>(trailing[k]) | (k % 2 ? sign : 0u));
+    return judge_copy(context, special_table(context.instance(), values, context.seed()),
+                      "elements not copied bit for bit", subnormal_signature);
+}
+
+}  // namespace kcs::suites
