@@ -68,6 +68,10 @@ std::string sign_envelope(std::string_view payload, std::string_view payload_typ
     return envelope.dump() + "\n";
 }
 
+bool is_envelope(const spec::Json& document) {
+    return document.is_object() && document.contains("payload") && document.contains("signatures");
+}
+
 Envelope parse_envelope(std::string_view text) {
     spec::Json doc;
     try {

@@ -8,10 +8,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "kcs/reports/dsse.hpp"
+#include "kcs/reports/report_file.hpp"
 #include "kcs/spec/catalog.hpp"
 #include "kcs/spec/sha256.hpp"
 
@@ -49,13 +48,10 @@ std::array<unsigned char, N> decode_exactly(const spec::Json& doc, const char* f
 }
 
 spec::Json read_key_json(const std::filesystem::path& file, const char* kind) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw KeyFileError(file.string() + ": cannot read: " + std::strerror(errno));
-    std::stringstream text;
-    text << in.rdbuf();
+    const std::string text = read_whole_file<KeyFileError>(file);
     spec::Json doc;
     try {
-        doc = spec::Json::parse(text.str());
+        doc = spec::Json::parse(text);
     } catch (const spec::Json::parse_error& e) {
         throw KeyFileError(file.string() + ": not a key file (not JSON: " + e.what() + ")");
     }

@@ -2,11 +2,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "kcs/reports/dsse.hpp"
+#include "kcs/reports/report_file.hpp"
 #include "kcs/reports/subjects.hpp"
 #include "verify_checks.hpp"
 
@@ -199,18 +198,14 @@ Verification verify_envelope_text(std::string_view text, const VerifyInputs& inp
 }
 
 Verification verify_report_file(const std::filesystem::path& file, const VerifyInputs& inputs) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ReportReadError(file.string() + ": cannot read: " + std::strerror(errno));
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    const std::string text = read_whole_file<ReportReadError>(file);
     Json doc;
     try {
         doc = Json::parse(text);
     } catch (const Json::parse_error& e) {
         throw ReportReadError(file.string() + ": not JSON (" + e.what() + ")");
     }
-    if (doc.is_object() && doc.contains("payload") && doc.contains("signatures")) return verify_envelope_text(text, inputs);
+    if (is_envelope(doc)) return verify_envelope_text(text, inputs);
     return verify_statement(doc, inputs);
 }
 

@@ -42,20 +42,6 @@ struct Loaded {
     reports::RenderContext context;
 };
 
-std::string read_whole_file(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError{file + ": cannot read: " + std::strerror(errno)};
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw InputError{file + ": cannot read: " + std::strerror(errno)};
-    return buffer.str();
-}
-
-// The same rule kcs verify uses to tell an envelope from a Statement.
-bool is_envelope(const spec::Json& doc) {
-    return doc.is_object() && doc.contains("payload") && doc.contains("signatures");
-}
-
 // The Statement inside an envelope, its signature unchecked.
 spec::Json envelope_payload(const std::string& file, const std::string& text) {
     reports::Envelope envelope;
@@ -75,7 +61,7 @@ spec::Json envelope_payload(const std::string& file, const std::string& text) {
 }
 
 Loaded load_unverified(const std::string& file) {
-    const std::string text = read_whole_file(file);
+    const std::string text = reports::read_whole_file<InputError>(file);
     spec::Json doc;
     try {
         doc = spec::Json::parse(text);
@@ -84,7 +70,7 @@ Loaded load_unverified(const std::string& file) {
     }
     Loaded loaded;
     loaded.context.source = file;
-    if (is_envelope(doc)) {
+    if (reports::is_envelope(doc)) {
         loaded.statement = envelope_payload(file, text);
         loaded.context.signature = reports::SignatureStatus::not_checked;
     } else {

@@ -1,10 +1,8 @@
 // kcs keygen, kcs sign and kcs verify: the key pairs reports are signed
 // with, signing a report written elsewhere, and checking a signed report
 // (reports/include/kcs/reports/{keys,dsse,verify}.hpp).
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "commands.hpp"
 #include "kcs/host/adapter_search.hpp"
@@ -47,14 +45,6 @@ void add_keygen(CLI::App& app, int& exit_code) {
     });
 }
 
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw reports::ReportReadError(file.string() + ": cannot read");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 // report.json -> report.dsse.json; anything else gets .dsse.json appended.
 fs::path envelope_path(const fs::path& statement) {
     fs::path out = statement;
@@ -79,7 +69,7 @@ void add_sign(CLI::App& app, int& exit_code) {
                 "Exit 0 when signed, 2 on an unreadable report or key, or a report that names another signer.");
     cmd->callback([&exit_code, o] {
         const auto key = reports::read_secret_key(o->key);
-        const std::string text = read_text(o->statement);
+        const std::string text = reports::read_whole_file<reports::ReportReadError>(o->statement);
         reports::Json statement;
         try {
             statement = reports::Json::parse(text);

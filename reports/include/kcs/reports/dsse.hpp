@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kcs/reports/keys.hpp"
+#include "kcs/spec/catalog.hpp"
 
 namespace kcs::reports {
 
@@ -38,6 +39,10 @@ public:
 
 // The envelope text (compact JSON, one line) for `payload` signed by `key`.
 std::string sign_envelope(std::string_view payload, std::string_view payload_type, const SecretKey& key);
+
+// Whether a JSON document is meant as an envelope (it has a payload and
+// signatures), rather than a bare Statement: the rule every reader applies.
+bool is_envelope(const spec::Json& document);
 
 // Strict parse: throws EnvelopeError saying what is wrong.
 Envelope parse_envelope(std::string_view text);
