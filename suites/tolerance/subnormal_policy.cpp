@@ -57,6 +57,14 @@ SubnormalOutcome classify_kind(ref::Format out, std::uint32_t got_bits, double y
     return SubnormalOutcome::neither;
 }
 
+SubnormalOutcome classify_kind(ref::Format out, std::uint32_t got_bits, double y_pres, double y_flush) {
+    if (y_flush == 0) return classify_kind(out, got_bits, y_pres);
+    if (is_value(out, got_bits, y_flush)) return SubnormalOutcome::flush;
+    // A zero is not y_flush here: neither.
+    const auto outcome = classify_kind(out, got_bits, y_pres);
+    return outcome == SubnormalOutcome::pres ? outcome : SubnormalOutcome::neither;
+}
+
 std::size_t SubnormalCounts::probes(SubnormalSide side) const {
     const auto& row = n[static_cast<std::size_t>(side)];
     return row[0] + row[1] + row[2];

@@ -6,7 +6,8 @@
 // flush every one MUST be y_flush (a flushed zero of either sign): all or
 // nothing. Exact probes compare bitwise; function probes (softmax and the
 // other approximated operators) compare by kind: y_pres's kind is finite,
-// nonzero and of y_pres's sign, and y_flush is exact (a zero there).
+// nonzero and of y_pres's sign, and y_flush is exact (a zero, or an
+// infinity for rsqrt and log).
 //
 // C-CMP-02 (spec/v1/classes/C-CMP-02.yaml) tells FTZ from DAZ by the side a
 // probe acts on; the model classifies elements and names the signature.
@@ -45,6 +46,9 @@ SubnormalOutcome classify_exact(ref::Format out, std::uint32_t got_bits, double 
 // Function probes: pres when y has y_pres's kind (finite, nonzero, of its
 // sign), flush when y is a zero (y_flush is zero on these probes), else neither.
 SubnormalOutcome classify_kind(ref::Format out, std::uint32_t got_bits, double y_pres);
+// The same with an exact y_flush that may be an infinity (rsqrt and log of
+// a zero): flush when y is y_flush (a zero y_flush: either sign).
+SubnormalOutcome classify_kind(ref::Format out, std::uint32_t got_bits, double y_pres, double y_flush);
 
 // Counts of the distinguishing elements of one case, by side and outcome.
 struct SubnormalCounts {
