@@ -4,6 +4,7 @@
 
 #include "../classes/exactness_probes.hpp"
 #include "../classes/ordering_probes.hpp"
+#include "../classes/pointwise_probes.hpp"
 #include "../classes/precision_probes.hpp"
 
 namespace kcs::suites {
@@ -58,6 +59,16 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-02", "gather", subnormal_handling_gather},
         {"C-EXC-01", "gather", special_values_gather},
         // end of exactness probes
+        // pointwise probes (unary, elementwise, cast)
+        {"C-EXC-01", "unary", special_values_unary},
+        {"C-EXC-01", "elementwise", special_values_elementwise},
+        {"C-EXC-01", "cast", special_values_cast},
+        {"C-CMP-02", "unary", subnormal_handling_unary},
+        {"C-CMP-02", "elementwise", subnormal_handling_elementwise},
+        {"C-CMP-02", "cast", subnormal_handling_cast},
+        {"C-CMP-03", "elementwise", contraction_elementwise},
+        {"C-CMP-03", "unary", contraction_unary},
+        // end of pointwise probes
     };
     return all;
 }
