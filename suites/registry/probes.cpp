@@ -31,6 +31,15 @@ const std::vector<ProbeEntry>& probes() {
         {"C-ORD-03", "rmsnorm", batch_invariance_probe},
         {"C-EXC-02", "rmsnorm", memory_domain_probe},
         {"C-EXC-02", "gather", gather_policy_probe},
+        {"C-ORD-02", "attention", determinism_probe},
+        {"C-ORD-03", "attention", batch_invariance_probe},
+        {"C-EXC-02", "attention", memory_domain_probe},
+        {"C-ORD-02", "unary", determinism_probe},
+        {"C-EXC-02", "unary", memory_domain_probe},
+        {"C-ORD-02", "elementwise", determinism_probe},
+        {"C-EXC-02", "elementwise", memory_domain_probe},
+        {"C-ORD-02", "cast", determinism_probe},
+        {"C-EXC-02", "cast", memory_domain_probe},
         // end of ordering probes
         // precision probes
         {"C-PRC-01", "matmul", accumulator_preservation},
