@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../classes/attention_probes.hpp"
 #include "../classes/exactness_probes.hpp"
 #include "../classes/ordering_probes.hpp"
 #include "../classes/precision_probes.hpp"
@@ -67,6 +68,14 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-02", "gather", subnormal_handling_gather},
         {"C-EXC-01", "gather", special_values_gather},
         // end of exactness probes
+        // attention probes
+        {"C-PRC-01", "attention", attention_accumulator_preservation},
+        {"C-PRC-02", "attention", attention_cancellation_overflow_safety},
+        {"C-CMP-01", "attention", attention_exp_accuracy},
+        {"C-ORD-01", "attention", attention_bounded_path_dependence},
+        {"C-EXC-01", "attention", attention_special_values},
+        {"C-PRC-03", "attention", attention_declared_compute_precision},
+        // end of attention probes
     };
     return all;
 }
