@@ -8,6 +8,7 @@ target_sources(kcs_suites PRIVATE
   classes/softmax_exp_accuracy.cpp
   classes/subnormal_handling.cpp
   classes/subnormal_batches.cpp
+  classes/special_values_judge.cpp
   classes/special_values.cpp
   classes/gather_copy.cpp
   tolerance/accumulator_side_bound.cpp
