@@ -261,7 +261,8 @@ harness::CaseResult judge_elementwise(harness::ProbeContext& context) {
             if (at_probe && mul_add && !same_value(y.value[i], fused))
                 throw std::logic_error("C-CMP-03 probe construction: " + name + " has two allowed evaluations");
             const Kind kind = at_probe ? Kind::ieee : mul_add ? Kind::contraction : Kind::plain;
-            tally.judge(kind, at_probe ? name : name + ", drawn element", inputs, output, i, y.value[i], fused);
+            const bool drawn = !at_probe && !probe_positions.empty();  // of an IEEE probe's call
+            tally.judge(kind, drawn ? name + ", drawn element" : name, inputs, output, i, y.value[i], fused);
         }
     };
     if (mul_add) run("mul_add(a, b, -RN(a * b))", contraction_inputs(instance, context.seed()), {});

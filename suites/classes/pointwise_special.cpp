@@ -11,11 +11,9 @@
 //     c drawn), mul_add(+-inf, 1 or 2, -+inf) and mul_add(NaN, 0, inf);
 //   cast: each NaN, +-inf and +-0 in the configuration's direction.
 // The operator's definition, evaluated exactly by the reference oracles,
-// gives y*; the ieee_special model judges every element of every call by
-// class (drawn elements included: they must stay finite, or be NaN where
-// log or rsqrt of a negative draw is).
-#include <map>
-#include <set>
+// gives y*; special_values_judge.hpp (the ieee_special model) judges every
+// element of every call by class (drawn elements included: they must stay
+// finite, or be NaN where log or rsqrt of a negative draw is).
 #include <stdexcept>
 
 #include "exactness_common.hpp"
@@ -23,7 +21,7 @@
 #include "kcs/suites/operator_io.hpp"
 #include "pointwise_calls.hpp"
 #include "pointwise_probes.hpp"
-#include "../tolerance/ieee_special.hpp"
+#include "special_values_judge.hpp"
 
 namespace kcs::suites {
 
@@ -31,7 +29,6 @@ namespace {
 
 using namespace exactness;
 using namespace pointwise;
-using harness::HostTensor;
 
 constexpr std::size_t kLength = 17;  // first (0), middle (8) and last (16) are distinct
 
@@ -139,72 +136,27 @@ std::vector<PlacedProbe> elementwise_probes(const harness::Instance& instance) {
 
 // ---------------------------------------------------------------- judging
 
-struct Miss {
-    std::string probe;
-    std::size_t index;
-    SpecialExpectation expected;
-    double y_star;
-    std::uint32_t got;
-    std::vector<std::string> inputs;
-};
-
+// Every element of every probe's call, by the class of the definition's value.
 harness::CaseResult judge_probes(harness::ProbeContext& context, const std::vector<PlacedProbe>& probes) {
     const auto& instance = context.instance();
-    const ref::Format out = float_format(instance.config.output);
     const Operands operands = operands_of(instance);
-    std::map<SpecialMismatch, Miss> first;
-    std::map<std::string, std::size_t> by_kind, by_probe;
-    std::set<SpecialMismatch> kinds;
-    std::size_t misses = 0, elements = 0;
+    std::vector<SpecialBatch> batches;
     for (const auto& probe : probes) {
         const auto inputs = placed_inputs(instance, context.seed(), kLength, probe);
         const Evaluations y = evaluate(instance, inputs);
-        const HostTensor output =
-            context.run(invocation(instance, inputs, {static_cast<std::int64_t>(kLength)})).at(0);
+        SpecialBatch batch{context.run(invocation(instance, inputs, {static_cast<std::int64_t>(kLength)})).at(0), {},
+                           [operands, inputs](std::size_t i) { return element_inputs(operands, inputs, i); }};
         for (std::size_t i = 0; i < kLength; ++i) {
             const SpecialExpectation expected = expectation_of(y.value[i]);
             // The precondition: no evaluation the claims admit changes a class.
             if (!y.fused.empty() && expectation_of(y.fused[i]) != expected)
                 throw std::logic_error("C-EXC-01 probe construction: " + probe.label +
                                        " has fused and unfused results of different classes");
-            ++elements;
-            const std::uint32_t got = bits_at(output, i);
-            const SpecialMismatch m = judge_special(expected, out, got);
-            if (m == SpecialMismatch::none) continue;
-            ++misses;
-            kinds.insert(m);
-            ++by_kind[std::string(to_string(m))];
-            ++by_probe[probe.label];
-            if (!first.contains(m))
-                first.emplace(m, Miss{probe.label, i, expected, y.value[i], got, element_inputs(operands, inputs, i)});
+            batch.elements.push_back({i, expected, y.value[i], probe.label});
         }
+        batches.push_back(std::move(batch));
     }
-    harness::Evidence evidence;
-    evidence.figure_name = "elements of the wrong IEEE class";
-    evidence.figure = static_cast<double>(misses);
-    evidence.bound = 0;
-    evidence.details = {{"bound", cite(*instance.contract)},
-                        {"elements", elements},
-                        {"probes", probes.size()},
-                        {"mismatches_by_kind", by_kind},
-                        {"mismatches_by_probe", by_probe}};
-    if (misses == 0)
-        return passed("all " + std::to_string(elements) + " elements of " + std::to_string(probes.size()) +
-                          " probes of the expected IEEE class",
-                      std::move(evidence));
-    const std::string signature = special_signature(kinds);
-    auto shown = first.begin();
-    for (auto it = first.begin(); it != first.end(); ++it)
-        if (std::string(to_string(it->first)) == signature) shown = it;
-    const Miss& w = shown->second;
-    evidence.worst = harness::WorstElement{
-        static_cast<std::int64_t>(w.index), w.inputs, w.y_star, ref::decode(out, w.got), hex(out, w.got), 0, 0};
-    evidence.details["worst"] = {{"probe", w.probe}, {"expected", to_string(w.expected)}};
-    return failed(instance, signature,
-                  std::to_string(misses) + " elements of the wrong class; e.g. " + w.probe + " at element " +
-                      std::to_string(w.index) + ": expected " + std::string(to_string(w.expected)) + ", got " +
-                      hex(out, w.got),
-                  std::move(evidence));
+    return judge_special_batches(context, batches);
 }
 
 }  // namespace
