@@ -8,6 +8,7 @@ target_sources(kcs_suites PRIVATE
   classes/softmax_exp_accuracy.cpp
   classes/subnormal_handling.cpp
   classes/special_values.cpp
+  classes/special_value_cases.cpp
   classes/gather_copy.cpp
   tolerance/accumulator_side_bound.cpp
   tolerance/bitwise_rne.cpp

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../classes/exactness_probes.hpp"
+#include "../classes/norm_probes.hpp"
 #include "../classes/ordering_probes.hpp"
 #include "../classes/precision_probes.hpp"
 
@@ -58,6 +59,21 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-02", "gather", subnormal_handling_gather},
         {"C-EXC-01", "gather", special_values_gather},
         // end of exactness probes
+        // norm probes (layernorm, rmsnorm) and gather's determinism
+        {"C-PRC-01", "layernorm", accumulator_preservation},
+        {"C-PRC-01", "rmsnorm", accumulator_preservation},
+        {"C-ORD-01", "layernorm", bounded_path_dependence},
+        {"C-ORD-01", "rmsnorm", bounded_path_dependence},
+        {"C-PRC-02", "layernorm", norm_cancellation_safety},
+        {"C-PRC-02", "rmsnorm", norm_cancellation_safety},
+        {"C-CMP-03", "layernorm", norm_contraction},
+        {"C-CMP-03", "rmsnorm", norm_contraction},
+        {"C-PRC-04", "layernorm", conversion_rounding_norm},
+        {"C-PRC-04", "rmsnorm", conversion_rounding_norm},
+        {"C-EXC-01", "layernorm", norm_special_values},
+        {"C-EXC-01", "rmsnorm", norm_special_values},
+        {"C-ORD-02", "gather", gather_determinism_probe},
+        // end of norm probes
     };
     return all;
 }
