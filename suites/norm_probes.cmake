@@ -6,5 +6,6 @@ target_sources(kcs_suites PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/classes/norm_cancellation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/norm_contraction.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/norm_special_values.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/classes/norm_subnormals.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/gather_determinism.cpp
 )

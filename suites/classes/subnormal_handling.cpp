@@ -19,6 +19,7 @@
 
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
+#include "subnormal_batches.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/reduce_max_oracle.hpp"
@@ -35,6 +36,7 @@ namespace {
 
 using namespace exactness;
 using harness::HostTensor;
+using namespace subnormal_batches;
 
 constexpr std::uint32_t kGridStream = ref::auxiliary_stream(0);  // stream 2^16
 
@@ -91,104 +93,6 @@ void require_exact_and_consistent(std::span<const double> terms, bool terms_are_
 SubnormalSide side_of(bool subnormal_input, bool subnormal_result) {
     if (subnormal_input && subnormal_result) return SubnormalSide::both;
     return subnormal_input ? SubnormalSide::input : SubnormalSide::output;
-}
-
-// ---------------------------------------------------------------- probes and their judging
-
-// One distinguishing output element and what the claim allows there.
-struct Expectation {
-    std::size_t index = 0;  // in the batch's output
-    SubnormalSide side = SubnormalSide::output;
-    double y_pres = 0;
-    double y_flush = 0;
-    bool exact = true;  // exact probe (bitwise) or function probe (kind)
-};
-
-// One invocation of the operator with the elements it distinguishes.
-struct Batch {
-    std::string name;
-    std::vector<HostTensor> inputs;
-    std::vector<std::int64_t> output_shape;
-    std::vector<Expectation> elements;
-    std::function<std::vector<std::string>(std::size_t)> inputs_of;  // evidence for an output element
-};
-
-struct Seen {
-    std::string batch;
-    Expectation expectation;
-    std::uint32_t got = 0;
-    std::vector<std::string> inputs;
-};
-
-harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Batch> batches) {
-    const auto& instance = context.instance();
-    const ConfigFormats f = formats_of(instance);
-    const std::string claim = context.claims().at("subnormals");
-    SubnormalCounts counts;
-    std::map<std::pair<SubnormalSide, SubnormalOutcome>, Seen> first;
-    spec::Json per_batch = spec::Json::object();
-    for (auto& batch : batches) {
-        if (batch.elements.empty()) continue;  // nothing this configuration can distinguish
-        const auto outputs = context.run(invocation(instance, batch.inputs, batch.output_shape));
-        SubnormalCounts here;
-        for (const auto& e : batch.elements) {
-            const std::uint32_t got = bits_at(outputs[0], e.index);
-            const auto outcome =
-                e.exact ? classify_exact(f.out, got, e.y_pres, e.y_flush) : classify_kind(f.out, got, e.y_pres);
-            counts.add(e.side, outcome);
-            here.add(e.side, outcome);
-            if (!first.contains({e.side, outcome}))
-                first[{e.side, outcome}] = {batch.name, e, got, batch.inputs_of(e.index)};
-        }
-        spec::Json record = spec::Json::object();
-        for (const auto side : {SubnormalSide::input, SubnormalSide::output, SubnormalSide::both})
-            for (const auto outcome : {SubnormalOutcome::pres, SubnormalOutcome::flush, SubnormalOutcome::neither})
-                if (here.at(side, outcome) > 0)
-                    record[std::string(to_string(side))][std::string(to_string(outcome))] = here.at(side, outcome);
-        per_batch[batch.name] = record;
-    }
-
-    const SubnormalFinding finding = judge_subnormal_policy(counts, claim);
-    const SubnormalOutcome claimed = claim == "flush" ? SubnormalOutcome::flush : SubnormalOutcome::pres;
-    std::size_t distinguishing_total = 0, off_claim = 0;
-    for (const auto side : {SubnormalSide::input, SubnormalSide::output, SubnormalSide::both}) {
-        distinguishing_total += counts.probes(side);
-        off_claim += counts.probes(side) - counts.at(side, claimed);
-    }
-    harness::Evidence evidence;
-    evidence.figure_name = "distinguishing elements not as claimed (subnormals: " + claim + ")";
-    evidence.figure = static_cast<double>(off_claim);
-    evidence.bound = 0;
-    evidence.details = {{"bound", cite(*instance.contract)},
-                        {"claim", claim},
-                        {"distinguishing", distinguishing_total},
-                        {"by_batch", per_batch}};
-    if (distinguishing_total == 0) throw std::logic_error("C-CMP-02 probes distinguished no element");
-    if (finding.signature.empty())
-        return passed(
-            std::to_string(distinguishing_total) + " distinguishing elements all " + std::string(to_string(claimed)),
-            std::move(evidence));
-
-    const Seen& w = first.at({finding.side, finding.outcome});
-    evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.expectation.index),
-                                           w.inputs,
-                                           claim == "flush" ? w.expectation.y_flush : w.expectation.y_pres,
-                                           ref::decode(f.out, w.got),
-                                           hex(f.out, w.got),
-                                           std::fabs(ref::decode(f.out, w.got) - w.expectation.y_pres),
-                                           0};
-    evidence.details["worst"] = {{"batch", w.batch},
-                                 {"side", to_string(w.expectation.side)},
-                                 {"outcome", to_string(finding.outcome)},
-                                 {"y_pres", w.expectation.y_pres},
-                                 {"y_flush", w.expectation.y_flush}};
-    return failed(instance, finding.signature,
-                  std::to_string(counts.at(finding.side, finding.outcome)) + " " +
-                      std::string(to_string(finding.side)) + " elements gave " +
-                      std::string(to_string(finding.outcome)) + " under subnormals: " + claim + " (e.g. " + w.batch +
-                      ": y_pres " + hex(f.out, ref::encode(f.out, w.expectation.y_pres)) + ", y_flush " +
-                      hex(f.out, ref::encode(f.out, w.expectation.y_flush)) + ", got " + hex(f.out, w.got) + ")",
-                  std::move(evidence));
 }
 
 // ---------------------------------------------------------------- the grid of subnormals
@@ -475,21 +379,6 @@ std::vector<Batch> matmul_batches(const harness::Instance& instance, const Confi
 
 constexpr std::size_t kSoftmaxRows = 8;
 constexpr std::size_t kSoftmaxRowLength = 64;
-// C-CMP-02's function probes keep |y_pres| at least 8 times the largest
-// C-CMP-01 entry of the output dtype, counted in smallest subnormals, rounded
-// up to a power of two as the class's derivation states it (2^-140 in f32,
-// 2^-19 in f16, 2^-128 in bf16).
-constexpr double kKindMarginFactor = 8;
-
-double smallest_probe_probability(const harness::ProbeContext& context, const ConfigFormats& f) {
-    const auto* cmp01 = context.catalog().find_class("C-CMP-01");
-    if (!cmp01)
-        throw std::invalid_argument("the catalog has no class C-CMP-01, whose table sizes C-CMP-02's function probes");
-    const double entry = largest_ulp_table_entry(cmp01->tolerance.params, f.out_name);
-    const double multiple = std::exp2(std::ceil(std::log2(kKindMarginFactor * entry)));
-    return multiple * ref::info(f.out).min_subnormal;
-}
-
 // Rows whose entry 0 is 0 (the maximum) and whose other probabilities
 // exp(x) / s fall in the output's subnormal range at or above the smallest
 // probe probability. s < 1 + (L - 1) tiny(out), so the logits start where
@@ -497,7 +386,7 @@ double smallest_probe_probability(const harness::ProbeContext& context, const Co
 // still rounds below tiny(out).
 Batch softmax_batch(const harness::ProbeContext& context, const ConfigFormats& f, GridDraws& draws) {
     const auto& out = ref::info(f.out);
-    const double smallest = smallest_probe_probability(context, f);
+    const double smallest = smallest_function_probe_value(context, f);
     const double denominator_above_one = static_cast<double>(kSoftmaxRowLength - 1) * out.min_normal;
     const double x_low = value_at_or_above(f.in, std::log(smallest) + std::log1p(denominator_above_one));
     const double x_high = value_at_or_below(f.in, std::log(out.min_normal - out.min_subnormal / 2));

@@ -70,6 +70,8 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-03", "rmsnorm", norm_contraction},
         {"C-PRC-04", "layernorm", conversion_rounding_norm},
         {"C-PRC-04", "rmsnorm", conversion_rounding_norm},
+        {"C-CMP-02", "layernorm", norm_subnormal_handling},
+        {"C-CMP-02", "rmsnorm", norm_subnormal_handling},
         {"C-EXC-01", "layernorm", norm_special_values},
         {"C-EXC-01", "rmsnorm", norm_special_values},
         {"C-ORD-02", "gather", gather_determinism_probe},

@@ -1,7 +1,7 @@
 // norm probes: tests written with the probes.
 //
 // layernorm and rmsnorm under C-PRC-01, C-PRC-02, C-PRC-04, C-ORD-01,
-// C-CMP-03 and C-EXC-01, and gather under C-ORD-02, on the real catalog at
+// C-CMP-02, C-CMP-03 and C-EXC-01, and gather under C-ORD-02, on the real catalog at
 // depth smoke, profile strict: reference-cpu must PASS every configuration;
 // the calibrated violators (and the violators that reach the norms though
 // the catalog calibrates them elsewhere) must FAIL with their class and
@@ -127,6 +127,21 @@ TEST(NormContraction, FusedAffineStepIsAllowedUnderFpContractOn) {
                                   "contracted-mul-add", "smoke", "strict", {{"fp_contract", "on"}});
     EXPECT_EQ(run.verdict, Verdict::pass) << describe(run.result);
     for (const auto& c : run.result.cases) EXPECT_GT(c.result.evidence.details["fused"].get<double>(), 0);
+}
+
+// ---- C-CMP-02 ---------------------------------------------------------------
+
+TEST(NormSubnormals, ReferencePassesEveryConfig) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op)) expect_pass(instance_id("C-CMP-02", op, config, "default"));
+}
+
+// ftz-daz reaches the norms' loads and stores (reference/kernels
+// element_access) though the catalog calibrates it on elementwise and
+// unary: output-side probes flushed under preserve are ftz.
+TEST(NormSubnormals, FlushToZeroIsFtz) {
+    for (const auto& op : kNorms)
+        expect_fail(instance_id("C-CMP-02", op, configs(op)[0], "default"), "ftz-daz", "C-CMP-02", "ftz");
 }
 
 // ---- C-EXC-01 ---------------------------------------------------------------

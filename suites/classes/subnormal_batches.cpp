@@ -1,0 +1,109 @@
+#include "subnormal_batches.hpp"
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#include "../tolerance/ulp_table.hpp"
+#include "kcs/suites/operator_io.hpp"
+
+namespace kcs::suites::subnormal_batches {
+
+namespace {
+
+using namespace exactness;
+using harness::HostTensor;
+
+constexpr double kKindMarginFactor = 8;
+
+struct Seen {
+    std::string batch;
+    Expectation expectation;
+    std::uint32_t got = 0;
+    std::vector<std::string> inputs;
+};
+
+}  // namespace
+
+harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Batch> batches) {
+    const auto& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const std::string claim = context.claims().at("subnormals");
+    SubnormalCounts counts;
+    std::map<std::pair<SubnormalSide, SubnormalOutcome>, Seen> first;
+    spec::Json per_batch = spec::Json::object();
+    for (auto& batch : batches) {
+        if (batch.elements.empty()) continue;  // nothing this configuration can distinguish
+        const auto outputs = context.run(invocation(instance, batch.inputs, batch.output_shape));
+        SubnormalCounts here;
+        for (const auto& e : batch.elements) {
+            const std::uint32_t got = bits_at(outputs[0], e.index);
+            const auto outcome =
+                e.exact ? classify_exact(f.out, got, e.y_pres, e.y_flush) : classify_kind(f.out, got, e.y_pres);
+            counts.add(e.side, outcome);
+            here.add(e.side, outcome);
+            if (!first.contains({e.side, outcome}))
+                first[{e.side, outcome}] = {batch.name, e, got, batch.inputs_of(e.index)};
+        }
+        spec::Json record = spec::Json::object();
+        for (const auto side : {SubnormalSide::input, SubnormalSide::output, SubnormalSide::both})
+            for (const auto outcome : {SubnormalOutcome::pres, SubnormalOutcome::flush, SubnormalOutcome::neither})
+                if (here.at(side, outcome) > 0)
+                    record[std::string(to_string(side))][std::string(to_string(outcome))] = here.at(side, outcome);
+        per_batch[batch.name] = record;
+    }
+
+    const SubnormalFinding finding = judge_subnormal_policy(counts, claim);
+    const SubnormalOutcome claimed = claim == "flush" ? SubnormalOutcome::flush : SubnormalOutcome::pres;
+    std::size_t distinguishing_total = 0, off_claim = 0;
+    for (const auto side : {SubnormalSide::input, SubnormalSide::output, SubnormalSide::both}) {
+        distinguishing_total += counts.probes(side);
+        off_claim += counts.probes(side) - counts.at(side, claimed);
+    }
+    harness::Evidence evidence;
+    evidence.figure_name = "distinguishing elements not as claimed (subnormals: " + claim + ")";
+    evidence.figure = static_cast<double>(off_claim);
+    evidence.bound = 0;
+    evidence.details = {{"bound", cite(*instance.contract)},
+                        {"claim", claim},
+                        {"distinguishing", distinguishing_total},
+                        {"by_batch", per_batch}};
+    if (distinguishing_total == 0) throw std::logic_error("C-CMP-02 probes distinguished no element");
+    if (finding.signature.empty())
+        return passed(
+            std::to_string(distinguishing_total) + " distinguishing elements all " + std::string(to_string(claimed)),
+            std::move(evidence));
+
+    const Seen& w = first.at({finding.side, finding.outcome});
+    evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.expectation.index),
+                                           w.inputs,
+                                           claim == "flush" ? w.expectation.y_flush : w.expectation.y_pres,
+                                           ref::decode(f.out, w.got),
+                                           hex(f.out, w.got),
+                                           std::fabs(ref::decode(f.out, w.got) - w.expectation.y_pres),
+                                           0};
+    evidence.details["worst"] = {{"batch", w.batch},
+                                 {"side", to_string(w.expectation.side)},
+                                 {"outcome", to_string(finding.outcome)},
+                                 {"y_pres", w.expectation.y_pres},
+                                 {"y_flush", w.expectation.y_flush}};
+    return failed(instance, finding.signature,
+                  std::to_string(counts.at(finding.side, finding.outcome)) + " " +
+                      std::string(to_string(finding.side)) + " elements gave " +
+                      std::string(to_string(finding.outcome)) + " under subnormals: " + claim + " (e.g. " + w.batch +
+                      ": y_pres " + hex(f.out, ref::encode(f.out, w.expectation.y_pres)) + ", y_flush " +
+                      hex(f.out, ref::encode(f.out, w.expectation.y_flush)) + ", got " + hex(f.out, w.got) + ")",
+                  std::move(evidence));
+}
+
+double smallest_function_probe_value(const harness::ProbeContext& context, const ConfigFormats& f) {
+    const auto* cmp01 = context.catalog().find_class("C-CMP-01");
+    if (!cmp01)
+        throw std::invalid_argument("the catalog has no class C-CMP-01, whose table sizes C-CMP-02's function probes");
+    const double entry = largest_ulp_table_entry(cmp01->tolerance.params, f.out_name);
+    const double multiple = std::exp2(std::ceil(std::log2(kKindMarginFactor * entry)));
+    return multiple * ref::info(f.out).min_subnormal;
+}
+
+}  // namespace kcs::suites::subnormal_batches
