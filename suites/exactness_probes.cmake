@@ -7,6 +7,7 @@ target_sources(kcs_suites PRIVATE
   classes/conversion_rounding.cpp
   classes/softmax_exp_accuracy.cpp
   classes/subnormal_handling.cpp
+  classes/special_values_judge.cpp
   classes/subnormal_batches.cpp
   classes/special_values.cpp
   classes/special_value_cases.cpp

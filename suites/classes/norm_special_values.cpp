@@ -13,7 +13,6 @@
 // element by class.
 #include <array>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "kcs/reference/layernorm_oracle.hpp"
@@ -22,6 +21,7 @@
 #include "norm_probes.hpp"
 #include "reduction_problems.hpp"
 #include "special_value_cases.hpp"
+#include "special_values_judge.hpp"
 
 namespace kcs::suites {
 
@@ -110,17 +110,6 @@ std::vector<double> oracle(const harness::Instance& instance, const NormCall& c)
     return ref::rmsnorm_oracle(values(c.x), values(c.gamma), shape, eps).value;
 }
 
-// The outputs of several calls one after another, as one tensor.
-HostTensor concatenated(const std::vector<HostTensor>& outputs) {
-    std::size_t total = 0;
-    for (const auto& t : outputs) total += t.elements();
-    HostTensor all = HostTensor::zeros(outputs.at(0).dtype, {static_cast<std::int64_t>(total)});
-    std::size_t next = 0;
-    for (const auto& t : outputs)
-        for (std::size_t i = 0; i < t.elements(); ++i) all.set_bits(next++, t.bits(i));
-    return all;
-}
-
 }  // namespace
 
 harness::CaseResult norm_special_values(harness::ProbeContext& context) {
@@ -130,31 +119,29 @@ harness::CaseResult norm_special_values(harness::ProbeContext& context) {
     const ConfigFormats f = formats_of(instance);
     const std::vector<NormCall> all = calls(instance, f, context.seed());
 
-    std::vector<HostTensor> outputs;
-    std::vector<Element> elements;
-    std::vector<std::pair<const NormCall*, std::size_t>> origin;  // per concatenated element: its call and index
+    const bool has_beta = layernorm(instance);
+    std::vector<SpecialBatch> batches;
     for (const NormCall& c : all) {
         std::vector<HostTensor> inputs{c.x, c.gamma};
-        if (layernorm(instance)) inputs.push_back(c.beta);
-        outputs.push_back(context.run(invocation(instance, std::move(inputs), c.x.shape)).at(0));
+        if (has_beta) inputs.push_back(c.beta);
+        SpecialBatch batch{context.run(invocation(instance, std::move(inputs), c.x.shape)).at(0), {}, {}};
         const std::vector<double> y = oracle(instance, c);
         for (std::size_t i = 0; i < y.size(); ++i) {
             const std::size_t j = i % kRowLength;
             std::string probe = c.kind + "; " + c.row_labels[i / kRowLength];
             if (!c.feature_labels[j].empty()) probe += "; " + c.feature_labels[j];
-            elements.push_back({origin.size(), expectation_of(y[i]), y[i], std::move(probe)});
-            origin.emplace_back(&c, i);
+            batch.elements.push_back({i, expectation_of(y[i]), y[i], std::move(probe)});
         }
+        batch.inputs_of = [&c, has_beta](std::size_t i) {
+            const std::size_t row = i / kRowLength, j = i % kRowLength;
+            auto inputs = depends_on_range("x", c.x, row * kRowLength, kRowLength);
+            inputs.push_back("gamma[" + std::to_string(j) + "]=" + hex_bits(c.gamma, j));
+            if (has_beta) inputs.push_back("beta[" + std::to_string(j) + "]=" + hex_bits(c.beta, j));
+            return inputs;
+        };
+        batches.push_back(std::move(batch));
     }
-    const bool has_beta = layernorm(instance);
-    return judge(context, concatenated(outputs), elements, [&](std::size_t k) {
-        const auto& [c, i] = origin[k];
-        const std::size_t row = i / kRowLength, j = i % kRowLength;
-        auto inputs = depends_on_range("x", c->x, row * kRowLength, kRowLength);
-        inputs.push_back("gamma[" + std::to_string(j) + "]=" + hex_bits(c->gamma, j));
-        if (has_beta) inputs.push_back("beta[" + std::to_string(j) + "]=" + hex_bits(c->beta, j));
-        return inputs;
-    });
+    return judge_special_batches(context, batches);
 }
 
 }  // namespace kcs::suites

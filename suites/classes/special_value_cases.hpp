@@ -1,18 +1,16 @@
-// What the C-EXC-01 probes (special_values.cpp, norm_special_values.cpp)
-// share: the special values of a format, lines of a probe (a row, or a
-// column of B) holding them at the first, middle and last positions, the
-// rows of normal(0, 1) they are placed in, and the judging of every output
-// element by its IEEE class (ieee_special) into a case verdict.
+// What the C-EXC-01 probes of the row operators (special_values.cpp,
+// norm_special_values.cpp) share in building their probes: the special
+// values of a format, lines of a probe (a row, or a column of B) holding
+// them at the first, middle and last positions, and the rows of normal(0, 1)
+// they are placed in. special_values_judge.hpp judges the outputs.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
-#include "../tolerance/ieee_special.hpp"
 #include "exactness_common.hpp"
 #include "kcs/harness/probe.hpp"
 #include "kcs/reference/special_values.hpp"
@@ -56,19 +54,5 @@ std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s);
 // Rows of normal(0, 1) (input tensor 0, the case seed) with the lines' specials in place.
 harness::HostTensor rows_with(const exactness::ConfigFormats& f, std::uint64_t seed,
                               const std::vector<SpecialLine>& lines);
-
-// One judged output element.
-struct Element {
-    std::size_t index;
-    SpecialExpectation expected;
-    double y_star;  // the oracle's value (NaN for a NaN row, 0 for a masked position)
-    std::string probe;
-};
-
-// Every element judged by ieee_special; PASS, or FAIL with the C-EXC-01
-// signature of the mismatches and the first element that shows it.
-harness::CaseResult judge(const harness::ProbeContext& context, const harness::HostTensor& output,
-                          const std::vector<Element>& elements,
-                          const std::function<std::vector<std::string>(std::size_t)>& inputs_of);
 
 }  // namespace kcs::suites::special_cases

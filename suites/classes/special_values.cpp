@@ -16,6 +16,7 @@
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
 #include "special_value_cases.hpp"
+#include "special_values_judge.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/reduce_max_oracle.hpp"
@@ -37,6 +38,16 @@ constexpr std::uint32_t kMaskStream = ref::auxiliary_stream(0);  // stream 2^16:
 // Softmax rows drawn at random per kind (masks, single unmasked entries).
 constexpr int kRandomMaskRows = 4;
 constexpr int kSingleEntryRows = 2;
+
+// ---------------------------------------------------------------- judging
+
+using Element = SpecialElement;
+
+harness::CaseResult judge(const harness::ProbeContext& context, const HostTensor& output,
+                          const std::vector<Element>& elements,
+                          const std::function<std::vector<std::string>(std::size_t)>& inputs_of) {
+    return judge_special_batches(context, {{output, elements, inputs_of}});
+}
 
 // ---------------------------------------------------------------- row operators
 
