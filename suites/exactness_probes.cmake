@@ -9,7 +9,9 @@ target_sources(kcs_suites PRIVATE
   classes/subnormal_handling.cpp
   classes/subnormal_batches.cpp
   classes/special_values_judge.cpp
+  classes/subnormal_batches.cpp
   classes/special_values.cpp
+  classes/special_value_cases.cpp
   classes/gather_copy.cpp
   tolerance/accumulator_side_bound.cpp
   tolerance/bitwise_rne.cpp

@@ -5,6 +5,7 @@ target_sources(kcs_suites PRIVATE
   classes/row_problems.cpp
   classes/ordering_results.cpp
   classes/run_to_run_determinism.cpp
+  classes/determinism_verdict.cpp
   classes/batch_invariance.cpp
   classes/memory_domain.cpp
   classes/gather_policy.cpp

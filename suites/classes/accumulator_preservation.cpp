@@ -1,5 +1,6 @@
 // C-PRC-01 Accumulator preservation (spec/v1/classes/C-PRC-01.yaml), one
-// protocol for matmul, reduce_sum and softmax (the softmax denominator).
+// protocol for matmul, reduce_sum, softmax (the softmax denominator) and the
+// norms (mean and variance of layernorm, the mean square of rmsnorm).
 //
 // For each K of the sweep: three data sets, (a) normal(0,1) with
 // cancellation, (b) uniform(0,1) without, (c) all ones whose exact sum is K;
@@ -79,6 +80,8 @@ ReductionProblem problem_for(const harness::Instance& instance, const Setting& s
         case ReducingOperator::reduce_sum:
             return draw_problem(instance, outputs, s.K, 1, set.distribution, seed, set.name);
         case ReducingOperator::softmax:
+        case ReducingOperator::layernorm:
+        case ReducingOperator::rmsnorm:
             return draw_problem(instance, ceil_div(outputs, s.K), s.K, 1, set.distribution, seed, set.name);
     }
     throw std::logic_error("accumulator_preservation: unknown operator");
@@ -87,6 +90,11 @@ ReductionProblem problem_for(const harness::Instance& instance, const Setting& s
 // The sum of ones an output stands for: the sum itself, or for softmax the
 // denominator s behind y = 1 / s.
 double computed_sum_of_ones(ReducingOperator op, double y) { return op == ReducingOperator::softmax ? 1.0 / y : y; }
+
+// A norm of a row of ones is beta whatever the row sum came to (the
+// deviations are 0 once the mean is 1, and a stalled sum gives no ones row
+// a mean other than 1 below 2^p entries): its outputs show no sum of ones.
+bool shows_sum_of_ones(ReducingOperator op) { return !is_norm(op); }
 
 // |y - y*| / bound: 0 for an exact element, +inf for a non-finite y or an error against a zero bound.
 double error_ratio(double got, double error, double bound) {
@@ -178,7 +186,7 @@ KFigures measure_k(harness::ProbeContext& context, const DotBound& model, const 
                     std::isfinite(y[i]) ? error / (g * ref.magnitude[i]) : std::numeric_limits<double>::infinity();
                 f.max_abs_e = std::fmax(f.max_abs_e, e);
             }
-            if (!set.ones) continue;
+            if (!set.ones || !shows_sum_of_ones(op)) continue;
             const double sum = computed_sum_of_ones(op, y[i]);
             const double gap = std::fabs(sum - static_cast<double>(s.K));
             if (!(gap <= f.ones_gap)) {  // a NaN gap is the furthest of all

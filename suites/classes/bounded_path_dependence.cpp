@@ -1,6 +1,7 @@
 // C-ORD-01 Reduction order: bounded path dependence
-// (spec/v1/classes/C-ORD-01.yaml), one protocol for matmul, reduce_sum and
-// softmax.
+// (spec/v1/classes/C-ORD-01.yaml), one protocol for matmul, reduce_sum,
+// softmax and the norms (run with gamma ones and beta zeros, as the class's
+// precondition says).
 //
 // For each K of the sweep, base problems: (1) normal(0,1); (2) for
 // reduce_sum and matmul one pair +L and -L among normal(0,1) entries; (3)
@@ -72,8 +73,11 @@ double pair_magnitude(const harness::Instance& instance) {
 double large_entry(ReducingOperator op) { return op == ReducingOperator::softmax ? 16.0 : 1e3; }
 
 ReductionProblem normal_problem(const harness::Instance& instance, std::int64_t k, std::uint64_t seed) {
-    const bool matmul = reducing_operator(instance) == ReducingOperator::matmul;
-    return draw_problem(instance, kRows, k, matmul ? kRows : 1, ref::Normal{0.0, 1.0}, seed, "normal(0,1)");
+    const ReducingOperator op = reducing_operator(instance);
+    const bool matmul = op == ReducingOperator::matmul;
+    ReductionProblem p = draw_problem(instance, kRows, k, matmul ? kRows : 1, ref::Normal{0.0, 1.0}, seed, "normal(0,1)");
+    if (is_norm(op)) use_unit_affine(p);
+    return p;
 }
 
 // The normal(0,1) problem under another name, to be given its large entries.
@@ -112,7 +116,7 @@ std::vector<BaseProblem> base_problems(const harness::Instance& instance, std::i
     std::vector<BaseProblem> bases;
     bases.push_back({normal, {}, {}, {}});
 
-    if (op != ReducingOperator::softmax) {
+    if (op == ReducingOperator::reduce_sum || op == ReducingOperator::matmul) {
         const double L = pair_magnitude(instance);
         BaseProblem pair{renamed(normal, "pair +-L among normal(0,1), L = 2^" + std::to_string(std::ilogb(L))),
                          {0, n - 1},

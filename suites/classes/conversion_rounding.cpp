@@ -1,6 +1,6 @@
 // C-PRC-04 Conversion rounding (spec/v1/classes/C-PRC-04.yaml) for the
 // operators that store f16 or bf16 outputs computed in f32: matmul,
-// reduce_sum and softmax. The model is bitwise_rne: each stored value is
+// reduce_sum, softmax, layernorm and rmsnorm. The model is bitwise_rne: each stored value is
 // RN_out of the value being stored, bit for bit. That value is not
 // observable, so the protocol pins it down two ways:
 //   (a) two-addend sums, exact in f32 in any order, that fall on a tie of
@@ -8,7 +8,8 @@
 //       (matmul and reduce_sum);
 //   (b) on `samples` N(0,1) outputs, every output whose y* lies farther from
 //       each rounding midpoint than the operator's accumulator-side bound
-//       (reduce_sum and softmax; matmul's catalog entry gives no samples).
+//       (reduce_sum, softmax and the norms; matmul's catalog entry gives no
+//       samples).
 // Mismatches are classified by how the stored value relates to RNE.
 #include <algorithm>
 #include <cmath>
@@ -20,14 +21,17 @@
 #include "exactness_probes.hpp"
 #include "kcs/reference/bounds.hpp"
 #include "kcs/reference/fill.hpp"
+#include "kcs/reference/layernorm_oracle.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/reduce_sum_oracle.hpp"
+#include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "../tolerance/accumulator_side_bound.hpp"
 #include "../tolerance/bitwise_rne.hpp"
 #include "../tolerance/dot_bound.hpp"
 #include "../tolerance/stability_bound.hpp"
+#include "reduction_problems.hpp"
 
 namespace kcs::suites {
 
@@ -305,6 +309,8 @@ void reduce_sum_tie_sums(harness::ProbeContext& context, const ConfigFormats& f,
 // outputs at quick depth). softmax: 64, each input an output.
 constexpr std::int64_t kSumSampleRowLength = 16;
 constexpr std::int64_t kSoftmaxSampleRowLength = 64;
+// The norms: rows of 64, gamma and beta from normal(0,1) too (inputs 1, 2).
+constexpr std::int64_t kNormSampleRowLength = 64;
 // Outputs per invocation, so that quick (2^18) and full (2^20 samples) depths run
 // in buffers of a modest size.
 constexpr std::int64_t kSampleOutputsPerRun = 1 << 16;
@@ -399,6 +405,82 @@ SampleCount softmax_samples(harness::ProbeContext& context, const ConfigFormats&
     return count;
 }
 
+// E of a norm element: C-PRC-02's element bound without its output term,
+// c gamma(L, u_acc) M, widened by the oracle's own error.
+struct NormSampleBound {
+    double c = 0, u_acc = 0;
+    ref::Format out;
+    double eps = 0;
+};
+
+std::vector<double> norm_sample_widths(const NormSampleBound& b, bool layernorm, const std::vector<double>& x,
+                                       const std::vector<double>& gamma, const std::vector<double>& beta,
+                                       std::size_t rows, std::vector<double>& y_star) {
+    const std::int64_t L = kNormSampleRowLength;
+    const ref::RowShape shape{rows, static_cast<std::size_t>(L)};
+    const double g = ref::gamma(L, b.u_acc);
+    std::vector<double> width;
+    if (!layernorm) {
+        y_star = ref::rmsnorm_oracle(x, gamma, shape, b.eps).value;
+        for (const double y : y_star)
+            width.push_back(b.c * g * rmsnorm_magnitude(L, b.u_acc, b.out, y) + rmsnorm_oracle_error(y));
+        return width;
+    }
+    const auto o = ref::layernorm_oracle(x, gamma, beta, shape, b.eps);
+    y_star = o.value;
+    for (std::size_t i = 0; i < y_star.size(); ++i) {
+        const std::size_t row = i / static_cast<std::size_t>(L), j = i % static_cast<std::size_t>(L);
+        const LayernormElement e{gamma[j], beta[j], o.normalized[i], o.variance[row], o.root_mean_square[row],
+                                 o.mean_abs[row], o.eps};
+        width.push_back(b.c * g * layernorm_magnitude(L, b.u_acc, b.out, e, y_star[i]) + layernorm_oracle_error(L, e));
+    }
+    return width;
+}
+
+SampleCount norm_samples(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally,
+                         spec::Json& details) {
+    const harness::Instance& instance = context.instance();
+    const bool layernorm = precision::reducing_operator(instance) == precision::ReducingOperator::layernorm;
+    const auto& prc02 = class_of(context, "C-PRC-02");
+    const NormSampleBound bound{tolerance::StabilityBound::from_catalog(prc02).c, ref::info(f.acc).unit_roundoff,
+                                f.out, precision::default_eps(instance)};
+    const std::int64_t L = kNormSampleRowLength;
+    const HostTensor gamma = generate(instance.config.inputs.at(1), {L}, ref::Normal{0, 1}, context.seed(), 1);
+    HostTensor beta;
+    if (layernorm) beta = generate(instance.config.inputs.at(2), {L}, ref::Normal{0, 1}, context.seed(), 2);
+    const auto gamma_values = values(gamma);
+    const auto beta_values = layernorm ? values(beta) : std::vector<double>{};
+    const std::int64_t samples = context.integer("samples");
+    const std::int64_t total_rows = (samples + L - 1) / L;
+    const std::int64_t rows_per_run = kSampleOutputsPerRun / L;
+    SampleCount count;
+    for (std::int64_t first = 0; first < total_rows; first += rows_per_run) {
+        const std::int64_t rows = std::min(rows_per_run, total_rows - first);
+        const HostTensor x = sampled_rows(f, context.seed(), first, rows, L);
+        std::vector<HostTensor> inputs{x, gamma};
+        if (layernorm) inputs.push_back(beta);
+        const auto outputs = context.run(invocation(instance, std::move(inputs), {rows, L}));
+        std::vector<double> y_star;
+        const auto width = norm_sample_widths(bound, layernorm, values(x), gamma_values, beta_values,
+                                              static_cast<std::size_t>(rows), y_star);
+        for (std::size_t i = 0; i < y_star.size(); ++i) {
+            ++count.outputs;
+            if (!clear_of_midpoints(f.out, y_star[i], width[i])) continue;
+            ++count.qualifying;
+            StoreRecord record = store(static_cast<std::size_t>(first * L) + i, sampled_name(L), y_star[i], f.out,
+                                       bits_at(outputs[0], i), width[i]);
+            if (StoreRecord* kept = tally.judge(std::move(record), false)) {
+                const std::size_t row = i / static_cast<std::size_t>(L), j = i % static_cast<std::size_t>(L);
+                kept->inputs = depends_on_range("x", x, row * static_cast<std::size_t>(L), static_cast<std::size_t>(L));
+                kept->inputs.push_back("gamma[" + std::to_string(j) + "]=" + hex_bits(gamma, j));
+                if (layernorm) kept->inputs.push_back("beta[" + std::to_string(j) + "]=" + hex_bits(beta, j));
+            }
+        }
+    }
+    details["accumulator_side_bound"] = cite(prc02);
+    return count;
+}
+
 // Check (b) judges the rounding of a narrowing store; an output as wide as
 // the accumulator has none (its ulp is below any accumulator bound, so no
 // output would qualify).
@@ -439,6 +521,20 @@ harness::CaseResult conversion_rounding_softmax(harness::ProbeContext& context) 
         return tally.verdict(context.instance(), std::move(details));
     }
     record_samples(details, softmax_samples(context, f, tally, details));
+    return tally.verdict(context.instance(), std::move(details));
+}
+
+harness::CaseResult conversion_rounding_norm(harness::ProbeContext& context) {
+    const ConfigFormats f = formats_of(context.instance());
+    StoreTally tally(f.out);
+    spec::Json details = spec::Json::object();
+    if (!narrowing_store(f)) {
+        // The norms have no kind (a) probe (their values are never exact
+        // sums), and an f32 output has no narrowing store for check (b).
+        details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";
+        return tally.verdict(context.instance(), std::move(details));
+    }
+    record_samples(details, norm_samples(context, f, tally, details));
     return tally.verdict(context.instance(), std::move(details));
 }
 

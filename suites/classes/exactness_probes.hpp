@@ -12,6 +12,7 @@ namespace kcs::suites {
 harness::CaseResult conversion_rounding_matmul(harness::ProbeContext& context);
 harness::CaseResult conversion_rounding_reduce_sum(harness::ProbeContext& context);
 harness::CaseResult conversion_rounding_softmax(harness::ProbeContext& context);
+harness::CaseResult conversion_rounding_norm(harness::ProbeContext& context);  // layernorm, rmsnorm
 
 // C-CMP-01 (softmax_exp_accuracy.cpp): rows whose probabilities are exp of the logits.
 harness::CaseResult exp_accuracy_softmax(harness::ProbeContext& context);

@@ -8,7 +8,7 @@
 
 namespace kcs::suites {
 
-// C-PRC-01 Accumulator preservation: matmul, reduce_sum, softmax.
+// C-PRC-01 Accumulator preservation: matmul, reduce_sum, softmax, layernorm, rmsnorm.
 harness::CaseResult accumulator_preservation(harness::ProbeContext& context);
 
 // C-PRC-02 Cancellation and overflow safety: softmax.
@@ -17,7 +17,8 @@ harness::CaseResult cancellation_overflow_safety(harness::ProbeContext& context)
 // C-PRC-03 Declared compute precision, no silent coercion: matmul.
 harness::CaseResult declared_compute_precision(harness::ProbeContext& context);
 
-// C-ORD-01 Reduction order, bounded path dependence: matmul, reduce_sum, softmax.
+// C-ORD-01 Reduction order, bounded path dependence: matmul, reduce_sum, softmax,
+// layernorm, rmsnorm.
 harness::CaseResult bounded_path_dependence(harness::ProbeContext& context);
 
 }  // namespace kcs::suites

@@ -1,6 +1,7 @@
 #include "reduction_problems.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <future>
 #include <stdexcept>
@@ -9,8 +10,10 @@
 
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/formats.hpp"
+#include "kcs/reference/layernorm_oracle.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/reduce_sum_oracle.hpp"
+#include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
 
@@ -30,7 +33,9 @@ std::vector<std::int64_t> output_shape(const ReductionProblem& p) {
     switch (p.op) {
         case ReducingOperator::matmul: return {p.rows, p.cols};
         case ReducingOperator::reduce_sum: return {p.rows};
-        case ReducingOperator::softmax: return {p.rows, p.k};
+        case ReducingOperator::softmax:
+        case ReducingOperator::layernorm:
+        case ReducingOperator::rmsnorm: return {p.rows, p.k};
     }
     return {};
 }
@@ -74,8 +79,14 @@ ReducingOperator reducing_operator(const harness::Instance& instance) {
     if (op == "matmul") return ReducingOperator::matmul;
     if (op == "reduce_sum") return ReducingOperator::reduce_sum;
     if (op == "softmax") return ReducingOperator::softmax;
+    if (op == "layernorm") return ReducingOperator::layernorm;
+    if (op == "rmsnorm") return ReducingOperator::rmsnorm;
     throw std::invalid_argument("no reduced-axis problem is defined for operator " + op);
 }
+
+bool outputs_along_reduced_axis(ReducingOperator op) { return op == ReducingOperator::softmax || is_norm(op); }
+
+bool is_norm(ReducingOperator op) { return op == ReducingOperator::layernorm || op == ReducingOperator::rmsnorm; }
 
 ReductionProblem draw_problem(const harness::Instance& instance, std::int64_t rows, std::int64_t k, std::int64_t cols,
                               const ref::Distribution& distribution, std::uint64_t seed, std::string data_set) {
@@ -89,14 +100,33 @@ ReductionProblem draw_problem(const harness::Instance& instance, std::int64_t ro
         p.cols = cols;
         p.b = drawn_values(input_dtype(instance, 1), size(k) * size(cols), distribution, seed, 1);
     }
+    if (is_norm(p.op)) {
+        p.b = drawn_values(input_dtype(instance, 1), size(k), distribution, seed, 1);
+        p.eps = default_eps(instance);
+    }
+    if (p.op == ReducingOperator::layernorm) p.shift = drawn_values(input_dtype(instance, 2), size(k), distribution, seed, 2);
     return p;
+}
+
+void use_unit_affine(ReductionProblem& p) {
+    if (!is_norm(p.op)) throw std::invalid_argument("use_unit_affine: not a norm problem");
+    p.b.assign(size(p.k), 1.0);
+    if (p.op == ReducingOperator::layernorm) p.shift.assign(size(p.k), 0.0);
+}
+
+double default_eps(const harness::Instance& instance) {
+    for (const auto& a : instance.op->attributes)
+        if (a.name == "eps" && a.default_value && a.default_value->is_number()) return a.default_value->get<double>();
+    throw std::invalid_argument(instance.op->id + ": the catalog gives no default eps");
 }
 
 std::size_t output_count(const ReductionProblem& p) {
     switch (p.op) {
         case ReducingOperator::matmul: return size(p.rows) * size(p.cols);
         case ReducingOperator::reduce_sum: return size(p.rows);
-        case ReducingOperator::softmax: return size(p.rows) * size(p.k);
+        case ReducingOperator::softmax:
+        case ReducingOperator::layernorm:
+        case ReducingOperator::rmsnorm: return size(p.rows) * size(p.k);
     }
     return 0;
 }
@@ -106,9 +136,36 @@ harness::HostTensor run_problem(harness::ProbeContext& context, const ReductionP
     std::vector<harness::HostTensor> inputs;
     inputs.push_back(from_values(input_dtype(instance, 0), {p.rows, p.k}, p.a));
     if (p.op == ReducingOperator::matmul) inputs.push_back(from_values(input_dtype(instance, 1), {p.k, p.cols}, p.b));
+    if (is_norm(p.op)) inputs.push_back(from_values(input_dtype(instance, 1), {p.k}, p.b));
+    if (p.op == ReducingOperator::layernorm) inputs.push_back(from_values(input_dtype(instance, 2), {p.k}, p.shift));
     auto outputs = context.run(invocation(instance, std::move(inputs), output_shape(p)));
     return std::move(outputs.at(0));
 }
+
+namespace {
+
+ReductionReference layernorm_reference(const ReductionProblem& p, double eps) {
+    auto r = ref::layernorm_oracle(p.a, p.b, p.shift, {size(p.rows), size(p.k)}, eps);
+    std::vector<double> magnitude(r.value.size());
+    for (std::size_t i = 0; i < magnitude.size(); ++i) {
+        const std::size_t row = i / size(p.k);
+        const double var = r.variance[row];
+        const double e2 = var + r.eps;
+        magnitude[i] = std::fabs(p.b[i % size(p.k)]) *
+                       (std::fabs(r.normalized[i]) * (var + std::sqrt(var) * r.root_mean_square[row]) / e2 +
+                        r.mean_abs[row] / std::sqrt(e2));
+    }
+    return {std::move(r.value), std::move(magnitude)};
+}
+
+ReductionReference rmsnorm_reference(const ReductionProblem& p, double eps) {
+    auto r = ref::rmsnorm_oracle(p.a, p.b, {size(p.rows), size(p.k)}, eps);
+    std::vector<double> magnitude(r.value.size());
+    for (std::size_t i = 0; i < magnitude.size(); ++i) magnitude[i] = std::fabs(r.value[i]) / 2;
+    return {std::move(r.value), std::move(magnitude)};
+}
+
+}  // namespace
 
 ReductionReference reduction_reference(const ReductionProblem& p) {
     switch (p.op) {
@@ -125,6 +182,8 @@ ReductionReference reduction_reference(const ReductionProblem& p) {
             std::vector<double> magnitude = r.value;
             return {std::move(r.value), std::move(magnitude)};
         }
+        case ReducingOperator::layernorm: return layernorm_reference(p, p.eps);
+        case ReducingOperator::rmsnorm: return rmsnorm_reference(p, p.eps);
     }
     throw std::logic_error("reduction_reference: unknown operator");
 }
@@ -139,12 +198,17 @@ ReductionProblem permute_reduced_axis(const ReductionProblem& p, std::span<const
         for (std::size_t pos = 0; pos < order.size(); ++pos)
             for (std::size_t col = 0; col < size(p.cols); ++col)
                 q.b[pos * size(p.cols) + col] = p.b[order[pos] * size(p.cols) + col];
+    if (is_norm(p.op))  // gamma and beta are per feature: they move with the row's entries
+        for (std::size_t pos = 0; pos < order.size(); ++pos) {
+            q.b[pos] = p.b[order[pos]];
+            if (!p.shift.empty()) q.shift[pos] = p.shift[order[pos]];
+        }
     return q;
 }
 
 std::vector<double> restore_order(const ReductionProblem& p, std::vector<double> outputs,
                                   std::span<const std::uint64_t> order) {
-    if (p.op != ReducingOperator::softmax) return outputs;
+    if (!outputs_along_reduced_axis(p.op)) return outputs;
     std::vector<double> restored(outputs.size());
     for (std::size_t row = 0; row < size(p.rows); ++row)
         for (std::size_t pos = 0; pos < order.size(); ++pos)
@@ -153,7 +217,7 @@ std::vector<double> restore_order(const ReductionProblem& p, std::vector<double>
 }
 
 std::size_t permuted_position(const ReductionProblem& p, std::span<const std::uint64_t> order, std::size_t index) {
-    if (p.op != ReducingOperator::softmax) return index;
+    if (!outputs_along_reduced_axis(p.op)) return index;
     const std::size_t row = index / size(p.k);
     const std::size_t column = index % size(p.k);
     for (std::size_t pos = 0; pos < order.size(); ++pos)
@@ -178,7 +242,7 @@ std::vector<std::string> element_inputs(const harness::Instance& instance, const
         }
         return listed;
     }
-    const auto row = static_cast<std::int64_t>(p.op == ReducingOperator::softmax ? index / size(k) : index);
+    const auto row = static_cast<std::int64_t>(outputs_along_reduced_axis(p.op) ? index / size(k) : index);
     if (size(k) > kMostInputsListed) return {"x[" + std::to_string(row) + ",0:" + std::to_string(k) + "]"};
     for (std::int64_t j = 0; j < k; ++j)
         listed.push_back(element_text("x", row, j, value_bits(input_dtype(instance, 0), p.a[size(row * k + j)])));

@@ -14,6 +14,7 @@
 #include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/reference/unary_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
+#include "reduction_problems.hpp"
 
 namespace kcs::suites {
 
@@ -90,11 +91,7 @@ RowOperator::RowOperator(const harness::Instance& instance) : instance_(instance
 
 const std::string& RowOperator::id() const { return instance_.op->id; }
 
-double RowOperator::eps() const {
-    for (const auto& a : instance_.op->attributes)
-        if (a.name == "eps" && a.default_value && a.default_value->is_number()) return a.default_value->get<double>();
-    throw std::invalid_argument(id() + ": the catalog gives no default eps");
-}
+double RowOperator::eps() const { return precision::default_eps(instance_); }
 
 std::size_t RowOperator::operand_count() const {
     switch (kind_) {

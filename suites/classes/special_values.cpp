@@ -15,6 +15,7 @@
 
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
+#include "special_value_cases.hpp"
 #include "special_values_judge.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/philox.hpp"
@@ -31,93 +32,12 @@ namespace {
 
 using namespace exactness;
 using harness::HostTensor;
+using namespace special_cases;
 
 constexpr std::uint32_t kMaskStream = ref::auxiliary_stream(0);  // stream 2^16: softmax's random positions
-// A row length whose middle, floor(L/2), is distinct from first and last.
-constexpr std::size_t kRowLength = 17;
 // Softmax rows drawn at random per kind (masks, single unmasked entries).
 constexpr int kRandomMaskRows = 4;
 constexpr int kSingleEntryRows = 2;
-
-// ---------------------------------------------------------------- placing special values
-
-struct Placement {
-    std::size_t position;
-    std::uint32_t bits;
-};
-
-// One row (or one column of B) of a probe: the special values it holds.
-struct SpecialLine {
-    std::string label;
-    std::vector<Placement> specials;
-};
-
-struct SpecialValues {
-    std::uint32_t plus_nan, minus_nan, plus_inf, minus_inf, plus_zero, minus_zero;
-};
-
-SpecialValues special_values_of(ref::Format f) {
-    const auto nans = ref::special_subset(f, "nans");
-    const auto infinities = ref::special_subset(f, "infinities");
-    const auto zeros = ref::special_subset(f, "zeros");
-    return {nans.at(0), nans.at(1), infinities.at(0), infinities.at(1), zeros.at(0), zeros.at(1)};
-}
-
-std::string name_of(const SpecialValues& s, std::uint32_t bits) {
-    if (bits == s.plus_nan) return "+qNaN";
-    if (bits == s.minus_nan) return "-qNaN";
-    if (bits == s.plus_inf) return "+inf";
-    if (bits == s.minus_inf) return "-inf";
-    if (bits == s.plus_zero) return "+0";
-    if (bits == s.minus_zero) return "-0";
-    return "special";
-}
-
-std::size_t at(ref::Position p) { return ref::position_index(p, kRowLength); }
-std::string at_name(ref::Position p) {
-    return p == ref::Position::first ? "first" : p == ref::Position::middle ? "middle" : "last";
-}
-constexpr std::array<ref::Position, 3> kPositions{ref::Position::first, ref::Position::middle, ref::Position::last};
-
-SpecialLine single(const SpecialValues& s, std::uint32_t bits, ref::Position p) {
-    return {name_of(s, bits) + " at " + at_name(p), {{at(p), bits}}};
-}
-
-SpecialLine pair(const SpecialValues& s, std::uint32_t a, ref::Position pa, std::uint32_t b, ref::Position pb) {
-    return {name_of(s, a) + " at " + at_name(pa) + " with " + name_of(s, b) + " at " + at_name(pb),
-            {{at(pa), a}, {at(pb), b}}};
-}
-
-// A row whose every entry is special, cycling through `cycle`.
-SpecialLine filled(std::string label, std::vector<std::uint32_t> cycle) {
-    SpecialLine line{std::move(label), {}};
-    for (std::size_t j = 0; j < kRowLength; ++j) line.specials.push_back({j, cycle[j % cycle.size()]});
-    return line;
-}
-
-// Every value of the nans and infinities sets at every named position, and
-// the pairs +inf with -inf and NaN with inf.
-std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s) {
-    using P = ref::Position;
-    std::vector<SpecialLine> lines;
-    for (const std::uint32_t v : {s.plus_nan, s.minus_nan, s.plus_inf, s.minus_inf})
-        for (const P p : kPositions) lines.push_back(single(s, v, p));
-    lines.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last));
-    lines.push_back(pair(s, s.minus_inf, P::middle, s.plus_inf, P::last));
-    lines.push_back(pair(s, s.plus_nan, P::first, s.plus_inf, P::last));
-    lines.push_back(pair(s, s.minus_inf, P::first, s.minus_nan, P::middle));
-    lines.push_back({"normal(0, 1) only", {}});
-    return lines;
-}
-
-// Rows of normal(0, 1) (input tensor 0, the case seed) with the lines' specials in place.
-HostTensor rows_with(const ConfigFormats& f, std::uint64_t seed, const std::vector<SpecialLine>& lines) {
-    HostTensor x = generate(f.in_name, {static_cast<std::int64_t>(lines.size()), static_cast<std::int64_t>(kRowLength)},
-                            ref::Normal{0, 1}, seed, 0);
-    for (std::size_t r = 0; r < lines.size(); ++r)
-        for (const auto& p : lines[r].specials) x.set_bits(r * kRowLength + p.position, p.bits);
-    return x;
-}
 
 // ---------------------------------------------------------------- judging
 

@@ -4,6 +4,7 @@
 
 #include "../classes/attention_probes.hpp"
 #include "../classes/exactness_probes.hpp"
+#include "../classes/norm_probes.hpp"
 #include "../classes/ordering_probes.hpp"
 #include "../classes/pointwise_probes.hpp"
 #include "../classes/precision_probes.hpp"
@@ -77,6 +78,23 @@ const std::vector<ProbeEntry>& probes() {
         {"C-EXC-01", "attention", attention_special_values},
         {"C-PRC-03", "attention", attention_declared_compute_precision},
         // end of attention probes
+        // norm probes (layernorm, rmsnorm) and gather's determinism
+        {"C-PRC-01", "layernorm", accumulator_preservation},
+        {"C-PRC-01", "rmsnorm", accumulator_preservation},
+        {"C-ORD-01", "layernorm", bounded_path_dependence},
+        {"C-ORD-01", "rmsnorm", bounded_path_dependence},
+        {"C-PRC-02", "layernorm", norm_cancellation_safety},
+        {"C-PRC-02", "rmsnorm", norm_cancellation_safety},
+        {"C-CMP-03", "layernorm", norm_contraction},
+        {"C-CMP-03", "rmsnorm", norm_contraction},
+        {"C-PRC-04", "layernorm", conversion_rounding_norm},
+        {"C-PRC-04", "rmsnorm", conversion_rounding_norm},
+        {"C-CMP-02", "layernorm", norm_subnormal_handling},
+        {"C-CMP-02", "rmsnorm", norm_subnormal_handling},
+        {"C-EXC-01", "layernorm", norm_special_values},
+        {"C-EXC-01", "rmsnorm", norm_special_values},
+        {"C-ORD-02", "gather", gather_determinism_probe},
+        // end of norm probes
         // pointwise probes (unary, elementwise, cast)
         {"C-EXC-01", "unary", special_values_unary},
         {"C-EXC-01", "elementwise", special_values_elementwise},

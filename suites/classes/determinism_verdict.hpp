@@ -1,0 +1,46 @@
+// What every C-ORD-02 (run-to-run determinism) probe shares, whatever its
+// operator's data: the conditions a run is made under, the number of runs
+// per condition, and the verdict on the tally of output hashes
+// (distinct_outputs) with its evidence. run_to_run_determinism.cpp runs the
+// row operators, gather_determinism.cpp gather.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../tolerance/distinct_outputs.hpp"
+#include "kcs/harness/probe.hpp"
+
+namespace kcs::suites {
+
+// Protocol step 2, as far as the harness lets a probe place tensors: the
+// device keeps a tensor position's buffer only for a tensor of the same
+// size, so a call on a problem of another size in between makes it free
+// every buffer and allocate new ones for the next run.
+inline const std::string kSameBuffers = "same buffers";
+inline const std::string kFreshBuffers = "fresh buffers, after a call on another problem";
+
+// The number of runs per condition: the class parameter `runs`, never below
+// the model's floor.
+int determinism_runs_per_condition(const harness::ProbeContext& context,
+                                   const tolerance::DistinctOutputsParams& params);
+
+// What one case ran, described for the evidence.
+struct DeterminismRecord {
+    std::string problem;        // "[R, N] = [1024, 4096]"
+    std::string other_problem;  // the problem called between the fresh-buffer runs, with its seed
+    int runs_per_condition = 0;
+    // The inputs output element i depends on (SPEC.md section 9).
+    std::function<std::vector<std::string>(std::size_t)> dependencies;
+};
+
+// PASS when the tally holds the model; otherwise FAIL with
+// multiple-output-hashes (hashes vary among runs in the same buffers) or
+// placement-dependent-output, and two differing outputs as evidence.
+harness::CaseResult determinism_verdict(const harness::Instance& instance, const tolerance::OutputHashTally& tally,
+                                        const tolerance::DistinctOutputsParams& params,
+                                        const DeterminismRecord& record);
+
+}  // namespace kcs::suites

@@ -1,0 +1,85 @@
+// C-ORD-02 Run-to-run determinism (spec/v1/classes/C-ORD-02.yaml) for
+// gather. One problem per seed at the functional test's shape [R, C, N]
+// with one element added to the last axis (C + 1, so that tail paths run
+// too), the table from normal(0, 1) and the indices from the integers in
+// [0, R - 1], repeats included (gather_problems.hpp). It runs `runs` times
+// in the same buffers and `runs` times in freshly allocated ones, each of
+// those after a call on another problem; the outputs' SHA-256 hashes must
+// take at most max_distinct values (distinct_outputs).
+#include <algorithm>
+#include <string>
+
+#include "../tolerance/distinct_outputs.hpp"
+#include "determinism_verdict.hpp"
+#include "gather_problems.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "norm_probes.hpp"
+#include "ordering_results.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+GatherShape determinism_shape(const harness::Instance& instance, const spec::Catalog& catalog) {
+    const std::string& test_id = instance.contract->calibration.functional_test;
+    const spec::FunctionalTest* test = catalog.find_functional_test(test_id);
+    if (!test || !test->shapes.contains("gather"))
+        throw std::invalid_argument("the functional test '" + test_id + "' gives no shape for gather");
+    const auto& dims = test->shapes.at("gather");
+    if (dims.size() != 3 || dims[0] < 1 || dims[1] < 1 || dims[2] < 1)
+        throw std::invalid_argument("the functional test's gather shape is not [R, C, N] with every extent >= 1");
+    return {dims[0], dims[1] + 1, dims[2]};
+}
+
+// Half of every extent: every tensor changes size, so every buffer is
+// given back and allocated anew around it.
+GatherShape other_size(const GatherShape& s) {
+    const auto half = [](std::int64_t extent) { return std::max<std::int64_t>(1, extent / 2); };
+    return {half(s.rows), half(s.columns), half(s.positions)};
+}
+
+std::string describe(const GatherShape& s) {
+    return "[R, C, N] = [" + std::to_string(s.rows) + ", " + std::to_string(s.columns) + ", " +
+           std::to_string(s.positions) + "]";
+}
+
+// Output element i = (position p, column c) copies table[index[p], c].
+std::vector<std::string> dependencies(const GatherProblem& p, std::size_t i) {
+    const auto columns = static_cast<std::size_t>(p.shape.columns);
+    const std::size_t position = i / columns, column = i % columns;
+    const std::int64_t row = p.index.at(position);
+    return {"index[" + std::to_string(position) + "]=" + std::to_string(row),
+            "table[" + std::to_string(row) + "," + std::to_string(column) + "]=" +
+                hex_bits(p.table, static_cast<std::size_t>(row) * columns + column)};
+}
+
+}  // namespace
+
+harness::CaseResult gather_determinism_probe(harness::ProbeContext& context) {
+    const harness::Instance& instance = context.instance();
+    if (instance.op->id != "gather")
+        throw std::invalid_argument(instance.id + ": this C-ORD-02 probe measures gather only");
+    const auto params = tolerance::DistinctOutputsParams::from(instance.contract->tolerance);
+
+    // Step 1: one problem for this seed; the other problem from another seed.
+    const GatherShape shape = determinism_shape(instance, context.catalog());
+    const std::uint64_t other_seed = previous_seed(context.seed());
+    const GatherProblem problem = draw_gather(instance, shape, context.seed());
+    const GatherProblem other = draw_gather(instance, other_size(shape), other_seed);
+    const harness::Invocation call = gather_call(instance, problem, problem.index);
+    const harness::Invocation other_call = gather_call(instance, other, other.index);
+    const int runs = determinism_runs_per_condition(context, params);
+
+    // Steps 2-3: `runs` times in the same buffers, then `runs` times in fresh ones.
+    tolerance::OutputHashTally tally;
+    for (int i = 0; i < runs; ++i) tally.add(context.run(call), kSameBuffers);
+    for (int i = 0; i < runs; ++i) {
+        context.run(other_call);
+        tally.add(context.run(call), kFreshBuffers);
+    }
+    const DeterminismRecord record{describe(shape), describe(other.shape) + ", seed " + std::to_string(other_seed),
+                                   runs, [&](std::size_t i) { return dependencies(problem, i); }};
+    return determinism_verdict(instance, tally, params, record);
+}
+
+}  // namespace kcs::suites

@@ -1,0 +1,307 @@
+// C-CMP-03 Contraction and reassociation (spec/v1/classes/C-CMP-03.yaml)
+// for layernorm and rmsnorm.
+//
+// Contraction probes, configurations with an f32 output: one row of 1024
+// entries from normal(0,1). Call A, twice, with gamma = 1 and beta = +0,
+// reads the adapter's own normalised row r (xhat, or x * rrms) bit for bit;
+// the two readings must agree (else ERROR: the precondition). Call B uses
+// gamma from uniform(1, 2) (stream 2^16 + 2) and, for layernorm,
+// beta = -RN(r * gamma) rounded to beta's dtype, so that the unfused step
+// RN(RN(r * gamma) + beta) is the exact difference RN(r * gamma) + beta
+// (+0 in f32) while a fused one keeps the product's rounding error. rmsnorm
+// has no addition to fuse: RN(RN(r * gamma)) is its only evaluation under
+// either claim, and anything else is a regrouping (rrms * gamma first).
+//
+// IEEE probes, every configuration: layernorm rows of 64 entries 1.5 (xhat
+// is +0) with negative gamma and beta = -0, every output -0; rmsnorm rows
+// from normal(0,1) holding -0 at the first, middle and last positions
+// (-0 where gamma > 0, +0 where gamma < 0).
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "exactness_common.hpp"
+#include "kcs/reference/fill.hpp"
+#include "kcs/reference/philox.hpp"
+#include "kcs/reference/special_values.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "norm_probes.hpp"
+#include "reduction_problems.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace exactness;
+using harness::HostTensor;
+using precision::ReducingOperator;
+
+constexpr const char* kFused = "fused-where-unfused-declared";
+constexpr const char* kReassociated = "reassociated";
+constexpr const char* kFiniteMathFolding = "finite-math-folding";
+constexpr const char* kUnmatched = "unmatched";
+
+constexpr std::int64_t kContractionRowLength = 1024;
+constexpr std::uint32_t kGammaStream = ref::auxiliary_stream(2);  // 2^16 + 2
+constexpr std::int64_t kIeeeRowLength = 64;
+constexpr std::int64_t kIeeeRows = 3;
+
+bool is_layernorm(const harness::Instance& instance) {
+    return precision::reducing_operator(instance) == ReducingOperator::layernorm;
+}
+
+// The call on x [rows, L], gamma and (layernorm) beta, given as tensors.
+std::vector<HostTensor> run_norm(harness::ProbeContext& context, const HostTensor& x, const HostTensor& gamma,
+                                 const HostTensor* beta) {
+    std::vector<HostTensor> inputs{x, gamma};
+    if (beta) inputs.push_back(*beta);
+    return context.run(invocation(context.instance(), std::move(inputs), x.shape));
+}
+
+// What an element was, among the evaluations the probe tells apart.
+enum class Outcome { unfused, fused, reassociated, folded, unmatched };
+
+struct Seen {
+    std::string probe;
+    std::size_t index = 0;
+    std::uint32_t expected = 0;  // the evaluation the claim requires (unfused, or the IEEE value)
+    std::uint32_t fused = 0;     // contraction probes: the fused evaluation
+    std::uint32_t got = 0;
+    std::vector<std::string> inputs;
+};
+
+class Tally {
+public:
+    void add(Outcome o, Seen seen) {
+        ++counts_[o];
+        if (!first_.contains(o)) first_.emplace(o, std::move(seen));
+    }
+    std::size_t count(Outcome o) const { return counts_.contains(o) ? counts_.at(o) : 0; }
+    const Seen* first(Outcome o) const { return first_.contains(o) ? &first_.at(o) : nullptr; }
+    std::size_t elements = 0;
+
+private:
+    std::map<Outcome, std::size_t> counts_;
+    std::map<Outcome, Seen> first_;
+};
+
+// ---------------------------------------------------------------- contraction probes
+
+struct ContractionRow {
+    HostTensor x, ones, zeros;
+};
+
+// Call A twice: the normalised row, bit for bit, or an error when the two readings differ.
+bool read_normalised_row(harness::ProbeContext& context, const ContractionRow& row, HostTensor& normalised,
+                         std::string& why) {
+    const bool layernorm = is_layernorm(context.instance());
+    const auto first = run_norm(context, row.x, row.ones, layernorm ? &row.zeros : nullptr);
+    const auto second = run_norm(context, row.x, row.ones, layernorm ? &row.zeros : nullptr);
+    for (std::size_t i = 0; i < first[0].elements(); ++i)
+        if (first[0].bits(i) != second[0].bits(i)) {
+            why = "the normalised row differs between two identical calls at element " + std::to_string(i) + " (" +
+                  hex_bits(first[0], i) + " then " + hex_bits(second[0], i) +
+                  "): the C-CMP-03 precondition fails (C-ORD-02 judges reproducibility)";
+            return false;
+        }
+    normalised = first[0];
+    return true;
+}
+
+// Judges call B against the row r read in call A. Returns an ERROR result
+// when the precondition fails, otherwise nothing (the tally has the elements).
+std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& context, Tally& tally) {
+    const harness::Instance& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const bool layernorm = is_layernorm(instance);
+    const bool contract_on = context.claims().at("fp_contract") == "on";
+    const std::string& gamma_dtype = instance.config.inputs.at(1);
+    const ref::Format gamma_format = float_format(gamma_dtype);
+    const auto n = static_cast<std::size_t>(kContractionRowLength);
+
+    ContractionRow row{generate(f.in_name, {1, kContractionRowLength}, ref::Normal{0, 1}, context.seed(), 0),
+                       from_values(gamma_dtype, {kContractionRowLength}, std::vector<double>(n, 1.0)), {}};
+    if (layernorm)
+        row.zeros = from_values(instance.config.inputs.at(2), {kContractionRowLength}, std::vector<double>(n, 0.0));
+    HostTensor normalised;
+    std::string why;
+    if (!read_normalised_row(context, row, normalised, why)) return harness::verdict_only(harness::Verdict::error, why);
+    const std::vector<double> r = values(normalised);
+
+    const HostTensor gamma = tensor_of_bits(
+        gamma_dtype, {kContractionRowLength},
+        ref::fill_bits(gamma_format, ref::Uniform{1, 2}, ref::TensorStream{context.seed(), 1, kGammaStream}, n));
+    const std::vector<double> g = values(gamma);
+    std::vector<double> product(n), beta_values(n, 0.0);
+    for (std::size_t j = 0; j < n; ++j) product[j] = ref::round_to(f.out, r[j] * g[j]);  // r * g exact in f64
+    HostTensor beta;
+    if (layernorm) {
+        const std::string& beta_dtype = instance.config.inputs.at(2);
+        for (std::size_t j = 0; j < n; ++j) beta_values[j] = -product[j];
+        beta = from_values(beta_dtype, {kContractionRowLength}, beta_values);  // rounded to beta's dtype
+        beta_values = values(beta);
+    }
+    const auto outputs = run_norm(context, row.x, gamma, layernorm ? &beta : nullptr);
+
+    for (std::size_t j = 0; j < n; ++j) {
+        // Exact in f64: r * g has at most 48 significant bits, and adding
+        // beta (of its magnitude) to it at most one more.
+        const std::uint32_t unfused = ref::encode(f.out, ref::round_to(f.out, product[j] + beta_values[j]));
+        const std::uint32_t fused = layernorm ? ref::encode(f.out, r[j] * g[j] + beta_values[j]) : unfused;
+        const std::uint32_t got = bits_at(outputs[0], j);
+        ++tally.elements;
+        Outcome o = Outcome::reassociated;
+        if (got == unfused) o = Outcome::unfused;
+        else if (got == fused) o = Outcome::fused;
+        if (o == Outcome::unfused || (o == Outcome::fused && contract_on) || tally.first(o)) {
+            tally.add(o, {});
+            continue;
+        }
+        std::vector<std::string> inputs{"normalised row r[" + std::to_string(j) + "]=" + hex(f.out, bits_at(normalised, j)),
+                                        "gamma[" + std::to_string(j) + "]=" + hex_bits(gamma, j)};
+        if (layernorm) inputs.push_back("beta[" + std::to_string(j) + "]=" + hex_bits(beta, j));
+        tally.add(o, {"contraction, " + std::string(layernorm ? "r * gamma + beta" : "r * gamma"), j, unfused, fused,
+                      got, std::move(inputs)});
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------- IEEE probes
+
+bool signed_zero(ref::Format out, std::uint32_t bits, bool negative) {
+    return ref::decode(out, bits) == 0 && std::signbit(ref::decode(out, bits)) == negative;
+}
+
+void judge_ieee(const ConfigFormats& f, Tally& tally, const std::string& probe, std::size_t index, bool negative_zero,
+                std::uint32_t got, std::vector<std::string> inputs) {
+    ++tally.elements;
+    const std::uint32_t expected = ref::encode(f.out, negative_zero ? -0.0 : 0.0);
+    Outcome o = Outcome::unfused;  // the definition's value
+    if (got != expected) o = signed_zero(f.out, got, !negative_zero) ? Outcome::folded : Outcome::unmatched;
+    tally.add(o, {probe, index, expected, expected, got, std::move(inputs)});
+}
+
+// layernorm: rows of 1.5 (xhat = +0), gamma = -uniform(1, 2), beta = -0: every output -0.
+void layernorm_ieee_probe(harness::ProbeContext& context, Tally& tally) {
+    const harness::Instance& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const auto n = static_cast<std::size_t>(kIeeeRowLength);
+    const HostTensor x = from_values(f.in_name, {kIeeeRows, kIeeeRowLength},
+                                     std::vector<double>(static_cast<std::size_t>(kIeeeRows) * n, 1.5));
+    std::vector<double> g =
+        ref::fill_values(float_format(instance.config.inputs.at(1)), ref::Uniform{1, 2},
+                         ref::TensorStream{context.seed(), 1, kGammaStream}, n);
+    for (double& v : g) v = -v;
+    const HostTensor gamma = from_values(instance.config.inputs.at(1), {kIeeeRowLength}, g);
+    const HostTensor beta = from_values(instance.config.inputs.at(2), {kIeeeRowLength}, std::vector<double>(n, -0.0));
+    const auto outputs = run_norm(context, x, gamma, &beta);
+    for (std::size_t i = 0; i < x.elements(); ++i)
+        judge_ieee(f, tally, "IEEE, rows of 1.5 with gamma < 0 and beta = -0", i, true, bits_at(outputs[0], i),
+                   {"x[" + std::to_string(i / n) + ",:]=1.5", "gamma[" + std::to_string(i % n) + "]=" +
+                                                               hex_bits(gamma, i % n),
+                    "beta[" + std::to_string(i % n) + "]=" + hex_bits(beta, i % n)});
+}
+
+// rmsnorm: -0 at the first, middle and last positions of normal(0,1) rows,
+// gamma from normal(0,1): -0 * rrms * gamma is a zero of gamma's opposite sign.
+void rmsnorm_ieee_probe(harness::ProbeContext& context, Tally& tally) {
+    const harness::Instance& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const auto n = static_cast<std::size_t>(kIeeeRowLength);
+    HostTensor x = generate(f.in_name, {kIeeeRows, kIeeeRowLength}, ref::Normal{0, 1}, context.seed(), 0);
+    const HostTensor gamma =
+        generate(instance.config.inputs.at(1), {kIeeeRowLength}, ref::Normal{0, 1}, context.seed(), 1);
+    const std::uint32_t minus_zero = ref::encode(f.in, -0.0);
+    std::vector<std::size_t> zeros;
+    for (std::size_t r = 0; r < static_cast<std::size_t>(kIeeeRows); ++r)
+        for (const auto p : {ref::Position::first, ref::Position::middle, ref::Position::last}) {
+            zeros.push_back(r * n + ref::position_index(p, n));
+            x.set_bits(zeros.back(), minus_zero);
+        }
+    const auto outputs = run_norm(context, x, gamma, nullptr);
+    const std::vector<double> g = values(gamma);
+    for (const std::size_t i : zeros)
+        judge_ieee(f, tally, "IEEE, -0 in a normal(0,1) row", i, !std::signbit(g[i % n]), bits_at(outputs[0], i),
+                   {"x[" + std::to_string(i / n) + "," + std::to_string(i % n) + "]=" + hex_bits(x, i),
+                    "gamma[" + std::to_string(i % n) + "]=" + hex_bits(gamma, i % n)});
+}
+
+// ---------------------------------------------------------------- verdict
+
+harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally& tally, bool contraction_run) {
+    const harness::Instance& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const std::string claim = context.claims().at("fp_contract");
+    const bool contract_on = claim == "on";
+    harness::Evidence evidence;
+    evidence.details = {{"bound", cite(*instance.contract)},
+                        {"fp_contract", claim},
+                        {"elements", tally.elements},
+                        {"contraction_probes", contraction_run ? "run" : "not run: the output dtype is " + f.out_name},
+                        {"unfused_or_ieee", tally.count(Outcome::unfused)},
+                        {"fused", tally.count(Outcome::fused)},
+                        {"reassociated", tally.count(Outcome::reassociated)},
+                        {"signed_zero_folded", tally.count(Outcome::folded)},
+                        {"unmatched", tally.count(Outcome::unmatched)}};
+    evidence.figure_name = "elements matching no allowed evaluation";
+    const std::size_t fused_off = contract_on ? 0 : tally.count(Outcome::fused);
+    const std::size_t wrong = fused_off + tally.count(Outcome::reassociated) + tally.count(Outcome::folded) +
+                              tally.count(Outcome::unmatched);
+    evidence.figure = static_cast<double>(wrong);
+    evidence.bound = 0;
+    if (wrong == 0)
+        return passed(std::to_string(tally.elements) + " elements each an allowed evaluation under fp_contract: " +
+                          claim,
+                      std::move(evidence));
+
+    // The signature of the most telling kind first: a fusion under off,
+    // then a regrouping, then a folded signed zero.
+    const auto [signature, outcome] = fused_off > 0 ? std::pair{kFused, Outcome::fused}
+                                      : tally.count(Outcome::reassociated) > 0
+                                          ? std::pair{kReassociated, Outcome::reassociated}
+                                      : tally.count(Outcome::folded) > 0 ? std::pair{kFiniteMathFolding, Outcome::folded}
+                                                                         : std::pair{kUnmatched, Outcome::unmatched};
+    const Seen& w = *tally.first(outcome);
+    evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
+                                           w.inputs,
+                                           ref::decode(f.out, w.expected),
+                                           ref::decode(f.out, w.got),
+                                           hex(f.out, w.got),
+                                           std::fabs(ref::decode(f.out, w.got) - ref::decode(f.out, w.expected)),
+                                           0};
+    evidence.details["worst"] = {{"probe", w.probe},
+                                 {"expected_bits", hex(f.out, w.expected)},
+                                 {"fused_bits", hex(f.out, w.fused)},
+                                 {"got_bits", hex(f.out, w.got)}};
+    return failed(instance, signature,
+                  std::to_string(tally.count(outcome)) + " of " + std::to_string(tally.elements) +
+                      " elements give " + signature + " under fp_contract: " + claim + " (e.g. " + w.probe +
+                      ", element " + std::to_string(w.index) + ": expected " + hex(f.out, w.expected) + ", fused " +
+                      hex(f.out, w.fused) + ", got " + hex(f.out, w.got) + ")",
+                  std::move(evidence));
+}
+
+}  // namespace
+
+harness::CaseResult norm_contraction(harness::ProbeContext& context) {
+    const harness::Instance& instance = context.instance();
+    if (!precision::is_norm(precision::reducing_operator(instance)))
+        throw std::invalid_argument(instance.id + ": this C-CMP-03 probe measures layernorm and rmsnorm only");
+    Tally tally;
+    // Contraction probes only where the output is f32: an f16 or bf16
+    // output hides the f32 intermediate the probe reads (the class's scope).
+    const bool contraction = formats_of(instance).out == ref::Format::f32;
+    if (contraction)
+        if (auto error = contraction_probe(context, tally)) return *std::move(error);
+    if (is_layernorm(instance))
+        layernorm_ieee_probe(context, tally);
+    else
+        rmsnorm_ieee_probe(context, tally);
+    return verdict_of(context, tally, contraction);
+}
+
+}  // namespace kcs::suites

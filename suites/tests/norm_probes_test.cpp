@@ -1,0 +1,168 @@
+// norm probes: tests written with the probes.
+//
+// layernorm and rmsnorm under C-PRC-01, C-PRC-02, C-PRC-04, C-ORD-01,
+// C-CMP-02, C-CMP-03 and C-EXC-01, and gather under C-ORD-02, on the real catalog at
+// depth smoke, profile strict: reference-cpu must PASS every configuration;
+// the calibrated violators (and the violators that reach the norms though
+// the catalog calibrates them elsewhere) must FAIL with their class and
+// signature.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "probe_test_support.hpp"
+
+namespace kcs::suites::testing {
+namespace {
+
+using harness::Verdict;
+
+const std::vector<std::string> kNorms{"layernorm", "rmsnorm"};
+
+// The five configurations of each norm, by operator.
+std::vector<std::string> configs(const std::string& op) {
+    if (op == "layernorm")
+        return {"f32xf32xf32-f32", "f16xf16xf16-f16", "f16xf16xf16-f32", "bf16xbf16xbf16-bf16", "bf16xbf16xbf16-f32"};
+    return {"f32xf32-f32", "f16xf16-f16", "f16xf16-f32", "bf16xbf16-bf16", "bf16xbf16-f32"};
+}
+
+std::string instance_id(const std::string& class_id, const std::string& op, const std::string& config,
+                        const std::string& parameters) {
+    return "v1/" + class_id + "/" + op + "/" + config + "/" + parameters;
+}
+
+void expect_pass(const std::string& instance, const std::string& profile = "strict") {
+    const auto run = run_instance(instance, "reference-cpu", "", "smoke", profile);
+    EXPECT_EQ(run.verdict, Verdict::pass) << instance << ": " << describe(run.result);
+}
+
+void expect_fail(const std::string& instance, const std::string& violation, const std::string& class_id,
+                 const std::string& signature) {
+    const auto run = run_instance(instance, "calibration", violation);
+    ASSERT_EQ(run.verdict, Verdict::fail) << instance << " under " << violation << ": " << describe(run.result);
+    for (const auto& c : run.result.cases) {
+        EXPECT_EQ(c.result.verdict, Verdict::fail) << instance << ": " << describe(run.result);
+        EXPECT_EQ(c.result.violated_class, class_id) << instance << ": " << describe(run.result);
+        EXPECT_EQ(c.result.signature, signature) << instance << ": " << describe(run.result);
+    }
+}
+
+// ---- C-PRC-01 ---------------------------------------------------------------
+
+TEST(NormAccumulatorPreservation, ReferencePassesEveryConfig) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op)) expect_pass(instance_id("C-PRC-01", op, config, "k-sweep"));
+}
+
+// f16-accumulate reaches the norms' statistics (reduction_sum.hpp's
+// composite plan) though the catalog calibrates it on matmul and reduce_sum
+// only: the probe must see it where the output is f32.
+TEST(NormAccumulatorPreservation, F16AccumulatorIsANarrowAccumulator) {
+    expect_fail(instance_id("C-PRC-01", "layernorm", "f32xf32xf32-f32", "k-sweep"), "f16-accumulate", "C-PRC-01",
+                "narrow-accumulator");
+    expect_fail(instance_id("C-PRC-01", "rmsnorm", "f32xf32-f32", "k-sweep"), "f16-accumulate", "C-PRC-01",
+                "narrow-accumulator");
+}
+
+// ---- C-PRC-02 ---------------------------------------------------------------
+
+TEST(NormCancellation, ReferencePassesEveryConfigUnderBothProfiles) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op))
+            for (const char* profile : {"core", "strict"})
+                expect_pass(instance_id("C-PRC-02", op, config, "row-lengths-sweep"), profile);
+}
+
+TEST(NormCancellation, OnePassVarianceIsANegativeVariance) {
+    for (const auto& config : configs("layernorm"))
+        expect_fail(instance_id("C-PRC-02", "layernorm", config, "row-lengths-sweep"), "one-pass-variance", "C-PRC-02",
+                    "negative-variance");
+}
+
+// ---- C-PRC-04 ---------------------------------------------------------------
+
+TEST(NormConversionRounding, ReferencePassesEveryConfig) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op)) expect_pass(instance_id("C-PRC-04", op, config, "default"));
+}
+
+// Check (b) judges most of the sampled stores (about 77% for layernorm,
+// whose bound has an absolute term, 95% for rmsnorm at smoke): a probe that
+// qualified none would pass anything.
+TEST(NormConversionRounding, MostSampledStoresAreJudged) {
+    for (const auto& op : kNorms) {
+        const auto run = run_instance(instance_id("C-PRC-04", op, configs(op)[1], "default"), "reference-cpu");
+        for (const auto& c : run.result.cases) {
+            const auto& d = c.result.evidence.details;
+            ASSERT_TRUE(d.contains("qualifying_outputs")) << op << ": " << describe(run.result);
+            EXPECT_GT(d["qualifying_outputs"].get<double>(), 0.5 * d["sampled_outputs"].get<double>()) << op;
+        }
+    }
+}
+
+// ---- C-ORD-01 ---------------------------------------------------------------
+
+TEST(NormPathDependence, ReferencePassesEveryConfig) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op)) expect_pass(instance_id("C-ORD-01", op, config, "k-sweep"));
+}
+
+// ---- C-CMP-03 ---------------------------------------------------------------
+
+TEST(NormContraction, ReferencePassesEveryConfig) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op)) expect_pass(instance_id("C-CMP-03", op, config, "default"));
+}
+
+// contracted-mul-add fuses layernorm's affine step (reference/kernels
+// layernorm.cpp) though the catalog calibrates it on elementwise only.
+TEST(NormContraction, FusedAffineStepIsCaughtUnderFpContractOff) {
+    for (const char* config : {"f32xf32xf32-f32", "f16xf16xf16-f32", "bf16xbf16xbf16-f32"})
+        expect_fail(instance_id("C-CMP-03", "layernorm", config, "default"), "contracted-mul-add", "C-CMP-03",
+                    "fused-where-unfused-declared");
+}
+
+TEST(NormContraction, FusedAffineStepIsAllowedUnderFpContractOn) {
+    const auto run = run_instance(instance_id("C-CMP-03", "layernorm", "f32xf32xf32-f32", "default"), "calibration",
+                                  "contracted-mul-add", "smoke", "strict", {{"fp_contract", "on"}});
+    EXPECT_EQ(run.verdict, Verdict::pass) << describe(run.result);
+    for (const auto& c : run.result.cases) EXPECT_GT(c.result.evidence.details["fused"].get<double>(), 0);
+}
+
+// ---- C-CMP-02 ---------------------------------------------------------------
+
+TEST(NormSubnormals, ReferencePassesEveryConfig) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op)) expect_pass(instance_id("C-CMP-02", op, config, "default"));
+}
+
+// ftz-daz reaches the norms' loads and stores (reference/kernels
+// element_access) though the catalog calibrates it on elementwise and
+// unary: output-side probes flushed under preserve are ftz.
+TEST(NormSubnormals, FlushToZeroIsFtz) {
+    for (const auto& op : kNorms)
+        expect_fail(instance_id("C-CMP-02", op, configs(op)[0], "default"), "ftz-daz", "C-CMP-02", "ftz");
+}
+
+// ---- C-EXC-01 ---------------------------------------------------------------
+
+TEST(NormSpecialValues, ReferencePassesEveryConfig) {
+    for (const auto& op : kNorms)
+        for (const auto& config : configs(op)) expect_pass(instance_id("C-EXC-01", op, config, "default"));
+}
+
+// ---- gather C-ORD-02 --------------------------------------------------------
+
+TEST(GatherDeterminism, ReferencePassesEveryConfig) {
+    for (const char* config : {"f32xi32-f32", "f32xi64-f32", "f16xi32-f16", "f16xi64-f16", "bf16xi32-bf16",
+                               "bf16xi64-bf16"}) {
+        const auto run = run_instance(instance_id("C-ORD-02", "gather", config, "default"), "reference-cpu");
+        EXPECT_EQ(run.verdict, Verdict::pass) << config << ": " << describe(run.result);
+        for (const auto& c : run.result.cases)
+            EXPECT_EQ(c.result.evidence.details["hashes"].size(), 1u) << config;
+    }
+}
+
+}  // namespace
+}  // namespace kcs::suites::testing
