@@ -51,23 +51,6 @@ harness::HostTensor probe_logits(const ConfigFormats& f, std::uint64_t seed, std
     return tensor_of_bits(f.in_name, {rows, kRowLength}, bits);
 }
 
-spec::Json binade_record(const UlpTally& tally) {
-    spec::Json out = spec::Json::array();
-    for (const auto& [key, error] : tally.core_binades())
-        out.push_back({{"sign", key.first < 0 ? "-" : "+"}, {"binade", key.second}, {"max_ulp_error", error}});
-    return out;
-}
-
-spec::Json subdomain_record(const UlpTally& tally) {
-    spec::Json out = spec::Json::object();
-    for (const auto s :
-         {UlpSubdomain::underflow, UlpSubdomain::overflow_edge, UlpSubdomain::small_argument, UlpSubdomain::core}) {
-        const auto& w = tally.worst(s);
-        if (w.seen) out[std::string(to_string(s))] = {{"max_ulp_error", w.error}, {"index", w.index}, {"x", w.x}};
-    }
-    return out;
-}
-
 }  // namespace
 
 harness::CaseResult exp_accuracy_softmax(harness::ProbeContext& context) {
@@ -109,7 +92,7 @@ harness::CaseResult exp_accuracy_softmax(harness::ProbeContext& context) {
                  {"outputs", x_values.size()},
                  {"elements_over_bound", tally.failed()},
                  {"subdomains", subdomain_record(tally)},
-                 {"core_binades", binade_record(tally)},
+                 {"core_binades", core_binade_record(tally)},
                  {"worst_input", hex(f.in, bits_at(x, w.index))}};
     const std::string signature = approximation_signature(tally);
     if (signature.empty())

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../classes/accuracy_probes.hpp"
 #include "../classes/exactness_probes.hpp"
 #include "../classes/ordering_probes.hpp"
 #include "../classes/precision_probes.hpp"
@@ -58,6 +59,12 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-02", "gather", subnormal_handling_gather},
         {"C-EXC-01", "gather", special_values_gather},
         // end of exactness probes
+        // accuracy probes (pointwise operators, chunked sweeps)
+        {"C-CMP-01", "unary", unary_accuracy},
+        {"C-PRC-04", "cast", cast_rounding},
+        {"C-PRC-04", "unary", unary_rounding},
+        {"C-PRC-04", "elementwise", elementwise_rounding},
+        // end of accuracy probes
     };
     return all;
 }

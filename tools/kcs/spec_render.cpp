@@ -69,7 +69,7 @@ std::string render_class(const spec::Catalog& cat, const spec::ContractClass& k)
     out << "\nCalibration\n" << in << "conforming: " << join(k.calibration.conforming) << "\n";
     for (const auto& v : k.calibration.violating)
         out << in << "violating: " << v.implementation << ", must show " << v.signature << " on "
-            << join(v.operators) << "\n";
+            << join(v.operators) << (v.functions.empty() ? std::string() : std::string(" (").append(join(v.functions)).append(")")) << "\n";
     out << in << "functional test the violators must pass: " << k.calibration.functional_test;
     if (const auto* t = cat.find_functional_test(k.calibration.functional_test))
         out << " (" << t->check << " rtol " << t->rtol << " atol " << t->atol << " on " << t->distribution << ")";

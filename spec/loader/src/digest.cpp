@@ -16,9 +16,11 @@ Json optional_json(const std::optional<std::string>& value) { return value ? Jso
 
 Json to_json(const ContractClass& k) {
     Json violating = Json::array();
-    for (const auto& v : k.calibration.violating)
+    for (const auto& v : k.calibration.violating) {
         violating.push_back({{"implementation", v.implementation}, {"signature", v.signature},
                              {"operators", v.operators}, {"configs", v.configs}});
+        if (!v.functions.empty()) violating.back()["functions"] = v.functions;
+    }
     Json signatures = Json::array();
     for (const auto& s : k.violation_signature) signatures.push_back({{"id", s.id}, {"text", s.text}});
     Json parameters = Json::array();

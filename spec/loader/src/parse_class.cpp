@@ -219,7 +219,19 @@ void parse_calibration(LoadContext& ctx, Fields& top, ContractClass& k) {
         use.operators = v.text_list("operators");
         const YAML::Node configs = v.get("configs", false);
         if (configs.IsDefined()) use.configs = as_text_list(doc, configs, "calibration.violating.configs");
+        const YAML::Node functions = v.get("functions", false);
+        if (functions.IsDefined()) use.functions = as_text_list(doc, functions, "calibration.violating.functions");
         v.finish();
+        // Each function must be a member of a listed operator's family.
+        for (std::size_t j = 0; j < use.functions.size() && j < functions.size(); ++j) {
+            ctx.later([&doc, at = functions[j], function = use.functions[j], ops = use.operators](Catalog& c) {
+                std::vector<std::string> known;
+                for (const auto& op : ops)
+                    if (const Operator* o = c.find_operator(op))
+                        for (const auto& f : o->functions) known.push_back(f.name);
+                check_reference(doc, at, "function of the listed operators", function, known);
+            });
+        }
         // Each config must be one of a listed operator's configurations.
         for (std::size_t j = 0; j < use.configs.size() && j < configs.size(); ++j) {
             ctx.later([&doc, at = configs[j], config = use.configs[j], ops = use.operators](Catalog& c) {

@@ -80,6 +80,10 @@ std::vector<ClassCalibration> calibrate(const CalibrationRequest& request) {
                         std::find(violator.configs.begin(), violator.configs.end(), instance.config.id()) ==
                             violator.configs.end())
                         continue;
+                    if (!violator.functions.empty() &&
+                        (!instance.function || std::find(violator.functions.begin(), violator.functions.end(),
+                                                         *instance.function) == violator.functions.end()))
+                        continue;
                     auto run = [&](const std::string& violation) {
                         return harness::run_instance(instance, probe, catalog, *request.claims, adapters.get(violation),
                                                      request.seed, request.seeds);

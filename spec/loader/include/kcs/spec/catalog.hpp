@@ -85,6 +85,10 @@ struct ViolatorUse {
     // The dtype configurations it is calibrated on (config ids such as
     // f32xf32-f32); empty: every configuration of the listed operators.
     std::vector<std::string> configs;
+    // The members of a listed family it is calibrated on (function names
+    // such as exp); empty: every function. A violation of one function
+    // leaves the family's other members conforming.
+    std::vector<std::string> functions;
 };
 
 struct Calibration {
