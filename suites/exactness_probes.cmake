@@ -7,6 +7,7 @@ target_sources(kcs_suites PRIVATE
   classes/conversion_rounding.cpp
   classes/softmax_exp_accuracy.cpp
   classes/subnormal_handling.cpp
+  classes/special_values_judge.cpp
   classes/special_values.cpp
   classes/gather_copy.cpp
   tolerance/accumulator_side_bound.cpp

@@ -12,5 +12,6 @@ target_sources(kcs_suites PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/classes/accumulator_preservation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/cancellation_overflow_safety.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/declared_compute_precision.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/classes/order_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/bounded_path_dependence.cpp
 )

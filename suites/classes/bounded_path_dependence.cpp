@@ -26,6 +26,7 @@
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
 #include "precision_verdicts.hpp"
+#include "order_sweep.hpp"
 #include "reduction_problems.hpp"
 
 namespace kcs::suites {
@@ -36,16 +37,7 @@ using namespace precision;
 using tolerance::OrderBound;
 using tolerance::OrderBoundResult;
 
-constexpr const char* kDiameterExceeded = "diameter-exceeded";
-constexpr const char* kOrderErrorExceeded = "order-error-exceeded";
-
 constexpr std::int64_t kRows = 16;
-
-// One evaluation order of the reduced axis: order[p] is the base entry placed at position p.
-struct Order {
-    std::string name;
-    std::vector<std::uint64_t> order;
-};
 
 // A base problem and the positions of its large entries.
 struct BaseProblem {
@@ -54,38 +46,6 @@ struct BaseProblem {
     std::vector<std::vector<std::uint64_t>> placements;  // target positions, one list per placement
     std::vector<std::string> placement_names;
 };
-
-Order identity(std::int64_t k) {
-    Order o{"identity", std::vector<std::uint64_t>(static_cast<std::size_t>(k))};
-    for (std::size_t p = 0; p < o.order.size(); ++p) o.order[p] = p;
-    return o;
-}
-
-Order reversal(std::int64_t k) {
-    Order o{"reversal", std::vector<std::uint64_t>(static_cast<std::size_t>(k))};
-    for (std::size_t p = 0; p < o.order.size(); ++p) o.order[p] = o.order.size() - 1 - p;
-    return o;
-}
-
-// The order that moves the base entries at `sources` to `targets` and keeps
-// every other entry in its base order.
-Order placement(std::int64_t k, const std::vector<std::uint64_t>& sources, const std::vector<std::uint64_t>& targets,
-                std::string name) {
-    const auto n = static_cast<std::size_t>(k);
-    std::vector<std::uint64_t> order(n, n);
-    std::vector<bool> placed(n, false);
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        order[targets[i]] = sources[i];
-        placed[sources[i]] = true;
-    }
-    std::size_t next = 0;
-    for (auto& entry : order) {
-        if (entry != n) continue;
-        while (placed[next]) ++next;
-        entry = next++;
-    }
-    return {std::move(name), std::move(order)};
-}
 
 // Every order the protocol evaluates a base problem under.
 std::vector<Order> orders_for(const BaseProblem& base, std::uint64_t seed, std::int64_t permutations) {
@@ -182,15 +142,6 @@ std::vector<BaseProblem> base_problems(const harness::Instance& instance, std::i
     return bases;
 }
 
-// What one base problem showed under all its orders.
-struct ProblemFigures {
-    std::string data_set;
-    OrderBoundResult result;
-    std::vector<std::string> order_names;
-    harness::WorstElement worst_diameter;  // the element with the largest D / B
-    harness::WorstElement worst_error;     // the (element, order) with the largest |y_pi - y*| / B
-};
-
 harness::WorstElement record(const harness::Instance& instance, const ReductionProblem& base, std::size_t i,
                              double expected, double got, const std::string& got_bits, double error, double bound) {
     harness::WorstElement w;
@@ -238,90 +189,6 @@ ProblemFigures measure_problem(harness::ProbeContext& context, const OrderBound&
     return f;
 }
 
-struct KFigures {
-    std::int64_t K = 0;
-    std::vector<ProblemFigures> problems;
-};
-
-spec::Json problem_details(const ProblemFigures& f) {
-    const OrderBoundResult& r = f.result;
-    return {{"data_set", f.data_set},
-            {"orders", f.order_names},
-            {"max_diameter_over_bound", r.worst_diameter_ratio},
-            {"diameter_element", r.worst_diameter_element},
-            {"diameter", r.worst_diameter},
-            {"bound_B", r.worst_diameter_bound},
-            {"lowest_order", f.order_names[r.lowest_order]},
-            {"highest_order", f.order_names[r.highest_order]},
-            {"elements_over_diameter", r.diameters_over_bound},
-            {"max_error_over_bound", r.worst_error_ratio},
-            {"error_element", r.worst_error_element},
-            {"error_order", f.order_names[r.worst_error_order]},
-            {"results_over_bound", r.errors_over_bound}};
-}
-
-harness::CaseResult verdict_of(const harness::Instance& instance, const OrderBound& model,
-                               const std::vector<KFigures>& sweep) {
-    harness::Evidence evidence;
-    evidence.details["citation"] = tolerance::model_citation(*instance.contract);
-    const ProblemFigures* widest = nullptr;    // largest D / B
-    const ProblemFigures* furthest = nullptr;  // largest single error / B
-    const KFigures* widest_k = nullptr;
-    const KFigures* furthest_k = nullptr;
-    bool diameter_failed = false, error_failed = false;
-    for (const auto& k : sweep) {
-        spec::Json per_k = {{"K", k.K}};
-        for (const auto& p : k.problems) {
-            per_k["problems"].push_back(problem_details(p));
-            diameter_failed = diameter_failed || !p.result.diameters_pass();
-            error_failed = error_failed || !p.result.errors_pass();
-            if (!widest || p.result.worst_diameter_ratio > widest->result.worst_diameter_ratio) {
-                widest = &p;
-                widest_k = &k;
-            }
-            if (!furthest || p.result.worst_error_ratio > furthest->result.worst_error_ratio) {
-                furthest = &p;
-                furthest_k = &k;
-            }
-        }
-        evidence.details["sweep"].push_back(per_k);
-    }
-
-    evidence.figure_name = "max D / B (path-dependence diameter over order_bound B)";
-    evidence.figure = widest->result.worst_diameter_ratio;
-    evidence.bound = model.diameter_factor;
-    evidence.worst = widest->worst_diameter;
-    evidence.details["largest_error_over_bound"] = furthest->result.worst_error_ratio;
-
-    const std::string where = "K=" + std::to_string(widest_k->K) + " (" + widest->data_set + "): ";
-    if (diameter_failed) {
-        const OrderBoundResult& r = widest->result;
-        return case_verdict(instance, kDiameterExceeded,
-                            where + "element " + std::to_string(r.worst_diameter_element) +
-                                " spreads by D = " + std::to_string(r.worst_diameter) + " between '" +
-                                widest->order_names[r.lowest_order] + "' and '" + widest->order_names[r.highest_order] +
-                                "', beyond " + std::to_string(model.diameter_factor) +
-                                " B = " + std::to_string(model.diameter_factor * r.worst_diameter_bound),
-                            std::move(evidence));
-    }
-    if (error_failed) {
-        const OrderBoundResult& r = furthest->result;
-        evidence.figure_name = "max |y_pi - y*| / B";
-        evidence.figure = r.worst_error_ratio;
-        evidence.bound = 1.0;
-        evidence.worst = furthest->worst_error;
-        return case_verdict(
-            instance, kOrderErrorExceeded,
-            "K=" + std::to_string(furthest_k->K) + " (" + furthest->data_set + "): order '" +
-                furthest->order_names[r.worst_error_order] + "' gives |y - y*| = " + std::to_string(r.worst_error) +
-                " beyond B = " + std::to_string(r.worst_error_bound) + " while every diameter is within its bound",
-            std::move(evidence));
-    }
-    return case_verdict(instance, "",
-                        "every order within B and every diameter within " + std::to_string(model.diameter_factor) +
-                            " B; largest D / B " + std::to_string(widest->result.worst_diameter_ratio),
-                        std::move(evidence));
-}
 
 }  // namespace
 
@@ -340,7 +207,7 @@ harness::CaseResult bounded_path_dependence(harness::ProbeContext& context) {
         sweep.push_back(std::move(k));
     }
     if (sweep.empty()) throw std::invalid_argument(instance.id + ": the K sweep is empty");
-    return verdict_of(instance, model, sweep);
+    return order_sweep_verdict(instance, model, sweep);
 }
 
 }  // namespace kcs::suites

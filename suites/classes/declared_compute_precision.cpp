@@ -38,15 +38,14 @@
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
 #include "precision_verdicts.hpp"
+#include "compute_precision_probes.hpp"
 #include "reduction_problems.hpp"
 
-namespace kcs::suites {
+namespace kcs::suites::precision {
 
 namespace {
 
-using namespace precision;
 using tolerance::EffectivePrecision;
-using tolerance::ExactWhenRepresentable;
 
 constexpr const char* kReducedInputMantissa = "reduced-input-mantissa";
 constexpr const char* kRangeCoercion = "range-coercion";
@@ -71,18 +70,6 @@ enum Stream : std::uint32_t {
     kPerturbationStream = 1,
     kRangeUniformStream = 2,
     kRangeLargeStream = 3
-};
-
-// One exactness probe: C = A * B with y* known in closed form.
-struct ExactnessProbe {
-    std::string name;
-    std::size_t measured_operand = 0;  // the operand whose precision the probe measures (0: A, 1: B)
-    std::int64_t m = 0, k = 0, n = 0;
-    std::vector<double> a, b;       // A [m, k], B [k, n]
-    std::vector<double> expected;   // y*, [m, n]
-    std::vector<int> operand_bits;  // per output: significant bits of the measured operand's entry
-    std::vector<int> low_bit_j;     // per output: j of a low-bit probe, 0 elsewhere
-    bool range = false;
 };
 
 std::size_t count(std::int64_t x) { return static_cast<std::size_t>(x); }
@@ -142,7 +129,8 @@ void fill_expected(ExactnessProbe& p, const std::vector<double>& x) {
     p.low_bit_j.assign(x.size(), 0);
 }
 
-// X * I (operand 0) or I * X (operand 1): y* = X.
+}  // namespace
+
 ExactnessProbe identity_probe(ref::Format in, ref::Format out, std::int64_t size, std::uint64_t seed,
                               std::size_t operand) {
     ExactnessProbe p = probe_named(operand == 0 ? "X * I" : "I * X", operand, size, size, size);
@@ -153,8 +141,6 @@ ExactnessProbe identity_probe(ref::Format in, ref::Format out, std::int64_t size
     return p;
 }
 
-// Blocks j = 1 .. p_in - 1 of +-(1 + 2^-j) 2^e: rows of A times I (operand
-// 0), or columns of B under I (operand 1). y* is the block itself.
 ExactnessProbe low_bit_probe(int input_precision, std::int64_t size, std::uint64_t seed, std::size_t operand) {
     const std::int64_t blocks = input_precision - 1;
     const ExponentRange binades = common_normal_binades();
@@ -181,6 +167,8 @@ ExactnessProbe low_bit_probe(int input_precision, std::int64_t size, std::uint64
     p.low_bit_j = js;
     return p;
 }
+
+namespace {
 
 // A of 1 and 1 + 2^-20, B of 0 and 1 keeping the first 8 ones of each column:
 // every partial sum is a multiple of 2^-20 below 2^4 (24 bits, exact in f32).
@@ -217,12 +205,9 @@ ExactnessProbe perturbation_probe(std::int64_t size, std::uint64_t seed) {
     return p;
 }
 
-// X times I, with one range entry per row, on the diagonal: in [6.6e4, 1e5]
-// in even rows, in [2^16, 2^100) of either sign in odd rows; the other
-// entries uniform(1, 2), inside f16's range and never zero. A range entry
-// meets only the ones and zeros of I: its own output shows it as the kernel
-// saw it (inf or 65504 after a conversion to f16), while the zeros it
-// meets in the other columns turn those outputs NaN.
+}  // namespace
+
+// X times I, with one range entry per row, on the diagonal (compute_precision_probes.hpp).
 ExactnessProbe range_probe(std::int64_t size, std::uint64_t seed) {
     const int lowest_large_exponent = std::ilogb(ref::info(ref::Format::f16).max_finite) + 1;  // 2^16 > 65504
     constexpr int kHighestLargeExponent = 99;                                                  // below 2^100
@@ -252,6 +237,10 @@ ExactnessProbe range_probe(std::int64_t size, std::uint64_t seed) {
     fill_expected(p, p.a);
     return p;
 }
+
+namespace {
+
+using tolerance::ExactWhenRepresentable;
 
 std::vector<ExactnessProbe> probes_for(const harness::Instance& instance, std::int64_t size, std::uint64_t seed) {
     const ref::Format in = float_format(instance.config.inputs.at(0));
@@ -445,7 +434,12 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
 
 }  // namespace
 
+}  // namespace kcs::suites::precision
+
+namespace kcs::suites {
+
 harness::CaseResult declared_compute_precision(harness::ProbeContext& context) {
+    using namespace precision;
     const harness::Instance& instance = context.instance();
     if (instance.op->id != "matmul")
         throw std::invalid_argument(instance.id + ": this C-PRC-03 probe measures matmul only");

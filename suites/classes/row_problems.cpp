@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "kcs/reference/attention_oracle.hpp"
+#include "kcs/reference/cast_oracle.hpp"
+#include "kcs/reference/elementwise_oracle.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/layernorm_oracle.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
@@ -9,6 +12,7 @@
 #include "kcs/reference/reduce_sum_oracle.hpp"
 #include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
+#include "kcs/reference/unary_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
 
 namespace kcs::suites {
@@ -51,6 +55,20 @@ void add_inputs(std::vector<std::string>& out, const std::string& name, const ha
     out.push_back(std::move(range));
 }
 
+// The definition's values (mul_add: rounded twice, as written; the fused
+// value fp_contract: on also accepts is C-CMP-03's to judge).
+std::vector<double> elementwise_values(const std::string& function, const std::vector<harness::HostTensor>& inputs,
+                                       ref::Format format) {
+    ref::ElementwiseFunction f;
+    if (function == "add") f = ref::ElementwiseFunction::add;
+    else if (function == "mul") f = ref::ElementwiseFunction::mul;
+    else if (function == "maximum") f = ref::ElementwiseFunction::maximum;
+    else if (function == "mul_add") f = ref::ElementwiseFunction::mul_add;
+    else throw std::invalid_argument("elementwise has no function '" + function + "'");
+    const std::vector<double> c = inputs.size() > 2 ? values(inputs[2]) : std::vector<double>{};
+    return ref::elementwise_oracle(f, values(inputs[0]), values(inputs[1]), c, format).value;
+}
+
 }  // namespace
 
 RowOperator::RowOperator(const harness::Instance& instance) : instance_(instance) {
@@ -61,7 +79,13 @@ RowOperator::RowOperator(const harness::Instance& instance) : instance_(instance
     else if (op == "softmax") kind_ = Kind::softmax;
     else if (op == "layernorm") kind_ = Kind::layernorm;
     else if (op == "rmsnorm") kind_ = Kind::rmsnorm;
+    else if (op == "attention") kind_ = Kind::attention;
+    else if (op == "unary") kind_ = Kind::unary;
+    else if (op == "elementwise") kind_ = Kind::elementwise;
+    else if (op == "cast") kind_ = Kind::cast;
     else throw std::invalid_argument("no row problem is defined for operator '" + op + "'");
+    if (kind_ == Kind::unary && !ref::parse_unary_function(instance.function.value_or("")))
+        throw std::invalid_argument("unary has no function '" + instance.function.value_or("") + "'");
 }
 
 const std::string& RowOperator::id() const { return instance_.op->id; }
@@ -72,14 +96,29 @@ double RowOperator::eps() const {
     throw std::invalid_argument(id() + ": the catalog gives no default eps");
 }
 
+std::size_t RowOperator::operand_count() const {
+    switch (kind_) {
+        case Kind::matmul: return 2;
+        case Kind::layernorm:
+        case Kind::attention: return 3;
+        case Kind::rmsnorm: return 2;
+        // The binary functions take a and b; the catalog's c is mul_add's alone.
+        case Kind::elementwise: return instance_.function == "mul_add" ? 3 : 2;
+        default: return 1;
+    }
+}
+
 ProblemShape RowOperator::shape(const std::vector<std::int64_t>& dims) const {
-    const std::size_t rank = kind_ == Kind::matmul ? 3 : 2;
+    const std::size_t rank = kind_ == Kind::matmul || kind_ == Kind::attention ? 3 : is_pointwise() ? 1 : 2;
     if (dims.size() != rank)
         throw std::invalid_argument(id() + " shapes have " + std::to_string(rank) + " dimensions, got " +
                                     join_dims(dims));
     for (const auto d : dims)
         if (d < 1) throw std::invalid_argument(id() + " shape " + join_dims(dims) + " has an empty dimension");
-    return kind_ == Kind::matmul ? ProblemShape{dims[0], dims[1], dims[2]} : ProblemShape{dims[0], dims[1], 0};
+    if (kind_ == Kind::matmul) return {dims[0], dims[1], dims[2]};
+    if (kind_ == Kind::attention) return {dims[0], dims[1], dims[2]};  // [S, T, D]
+    if (is_pointwise()) return {1, dims[0], 0};
+    return {dims[0], dims[1], 0};
 }
 
 ProblemShape RowOperator::functional_test_shape(const spec::Catalog& catalog) const {
@@ -93,28 +132,31 @@ ProblemShape RowOperator::functional_test_shape(const spec::Catalog& catalog) co
 
 std::string RowOperator::describe(const ProblemShape& s) const {
     if (kind_ == Kind::matmul) return "[M, K, N] = " + join_dims({s.rows, s.length, s.columns});
+    if (kind_ == Kind::attention) return "[S, T, D] = " + join_dims({s.rows, s.length, s.columns});
+    if (is_pointwise()) return "[N] = " + join_dims({s.length});
     if (kind_ == Kind::softmax || is_norm()) return "[R, N] = " + join_dims({s.rows, s.length});
     return "[R, K] = " + join_dims({s.rows, s.length});
 }
 
 harness::HostTensor RowOperator::row_operand(const ProblemShape& s, const ref::Distribution& distribution,
                                              std::uint64_t seed) const {
-    return suites::generate(instance_.config.inputs[0], {s.rows, s.length}, distribution, seed, 0);
+    std::vector<std::int64_t> dims{s.rows, s.length};
+    if (kind_ == Kind::attention) dims = {s.rows, s.columns};
+    if (is_pointwise()) dims = {s.length};
+    return suites::generate(instance_.config.inputs[0], std::move(dims), distribution, seed, 0);
 }
 
 std::vector<harness::HostTensor> RowOperator::shared_operands(const ProblemShape& s,
                                                               const ref::Distribution& distribution,
                                                               std::uint64_t seed) const {
-    switch (kind_) {
-        case Kind::matmul:
-            return {suites::generate(instance_.config.inputs[1], {s.length, s.columns}, distribution, seed, 1)};
-        case Kind::layernorm:
-            return {suites::generate(instance_.config.inputs[1], {s.length}, distribution, seed, 1),
-                    suites::generate(instance_.config.inputs[2], {s.length}, distribution, seed, 2)};
-        case Kind::rmsnorm:
-            return {suites::generate(instance_.config.inputs[1], {s.length}, distribution, seed, 1)};
-        default: return {};
-    }
+    // Every other operand has the same extents: B [K, N]; K and V [T, D];
+    // gamma, beta, b and c [N].
+    std::vector<std::int64_t> dims{s.length};
+    if (kind_ == Kind::matmul || kind_ == Kind::attention) dims = {s.length, s.columns};
+    std::vector<harness::HostTensor> out;
+    for (std::size_t t = 1; t < operand_count(); ++t)
+        out.push_back(suites::generate(instance_.config.inputs[t], dims, distribution, seed, static_cast<std::uint32_t>(t)));
+    return out;
 }
 
 RowProblem RowOperator::make(const ProblemShape& s, harness::HostTensor rows,
@@ -124,6 +166,7 @@ RowProblem RowOperator::make(const ProblemShape& s, harness::HostTensor rows,
     for (auto& t : shared) inputs.push_back(std::move(t));
     std::vector<std::int64_t> output_shape{s.rows};
     if (kind_ != Kind::reduce_sum && kind_ != Kind::reduce_max) output_shape.push_back(outputs_per_row(s));
+    if (is_pointwise()) output_shape = {s.length};
     return {s, invocation(instance_, std::move(inputs), std::move(output_shape))};
 }
 
@@ -134,7 +177,11 @@ RowProblem RowOperator::generate(const ProblemShape& s, const ref::Distribution&
 
 std::int64_t RowOperator::outputs_per_row(const ProblemShape& s) const {
     switch (kind_) {
-        case Kind::matmul: return s.columns;
+        case Kind::matmul:
+        case Kind::attention: return s.columns;
+        case Kind::unary:
+        case Kind::elementwise:
+        case Kind::cast:
         case Kind::softmax:
         case Kind::layernorm:
         case Kind::rmsnorm: return s.length;
@@ -160,6 +207,22 @@ std::vector<std::uint64_t> RowOperator::rounded_oracle(const RowProblem& problem
             exact = ref::layernorm_oracle(x, values(inputs[1]), values(inputs[2]), rows, eps(), acc).value;
             break;
         case Kind::rmsnorm: exact = ref::rmsnorm_oracle(x, values(inputs[1]), rows, eps(), acc).value; break;
+        case Kind::attention: {
+            ref::AttentionOptions options;  // the catalog's defaults: not causal, scale 1/sqrt(D)
+            options.accumulate = acc;
+            options.masked_row = masked_row_claim(claims);
+            exact = ref::attention_oracle(x, values(inputs[1]), values(inputs[2]),
+                                          {size(s.rows), size(s.length), size(s.columns)}, options)
+                        .value;
+            break;
+        }
+        case Kind::unary:
+            exact = ref::unary_oracle(*ref::parse_unary_function(instance_.function.value_or("")), x, float_format(instance_.config.output));
+            break;
+        case Kind::elementwise:
+            exact = elementwise_values(instance_.function.value_or(""), inputs, float_format(instance_.config.output));
+            break;
+        case Kind::cast: exact = ref::cast_oracle(x, float_format(instance_.config.inputs[0]), float_format(instance_.config.output)); break;
     }
     const ref::Format out = float_format(instance_.config.output);
     std::vector<std::uint64_t> bits(exact.size());
@@ -173,6 +236,21 @@ std::vector<std::string> RowOperator::dependencies(const RowProblem& problem, st
     const auto& names = instance_.op->inputs;
     const std::size_t length = size(s.length);
     std::vector<std::string> out;
+    if (is_pointwise()) {
+        // out[i] reads element i of every operand.
+        for (std::size_t t = 0; t < inputs.size(); ++t) add_inputs(out, names[t].name, inputs[t], output_element, 1, 1, 1);
+        return out;
+    }
+    if (kind_ == Kind::attention) {
+        // O[s, d] reads row s of Q, all of K and column d of V.
+        const std::size_t d_count = size(s.columns), keys = size(s.length);
+        const std::size_t row = output_element / d_count, d = output_element % d_count;
+        const std::size_t listed = d_count + keys * d_count + keys;
+        add_inputs(out, names[0].name, inputs[0], row * d_count, 1, d_count, listed);
+        add_inputs(out, names[1].name, inputs[1], 0, 1, keys * d_count, listed);
+        add_inputs(out, names[2].name, inputs[2], d, d_count, keys, listed);
+        return out;
+    }
     if (kind_ == Kind::matmul) {
         // C[m, n] reads row m of A and column n of B.
         const std::size_t m = output_element / size(s.columns), n = output_element % size(s.columns);

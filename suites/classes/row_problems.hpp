@@ -1,10 +1,14 @@
 // The operators of the ordering and memory-domain probes (matmul,
-// reduce_sum, reduce_max, softmax, layernorm, rmsnorm) seen alike, as row
-// problems: one operand whose rows are independent (A's rows for matmul,
-// x's rows otherwise: the batch of C-ORD-03), the operands every row shares
-// (matmul's B, the norms' gamma and beta) and one output row per operand
-// row. C-ORD-02, C-ORD-03 and C-EXC-02 follow the same protocol for all of
-// them; only this file knows how each lays out its data.
+// reduce_sum, reduce_max, softmax, layernorm, rmsnorm, attention, unary,
+// elementwise, cast) seen alike, as row problems: one operand whose rows are
+// independent (A's rows for matmul, Q's for attention, x's rows otherwise:
+// the batch of C-ORD-03), the other operands (matmul's B, attention's K and
+// V, the norms' gamma and beta, elementwise's b and c) and one output row per
+// operand row. The pointwise operators (unary, elementwise, cast) are one row
+// of N elements whose other operands are as long as it. C-ORD-02, C-ORD-03
+// and C-EXC-02 follow the same protocol for all of them, and the basic
+// functional test draws its problems here; only this file knows how each
+// operator lays out its data.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +23,9 @@
 namespace kcs::suites {
 
 struct ProblemShape {
-    std::int64_t rows = 0;     // M for matmul, R otherwise
-    std::int64_t length = 0;   // the reduced axis K (matmul, reductions) or the row length N (softmax)
-    std::int64_t columns = 0;  // matmul's N; 0 for the row operators
+    std::int64_t rows = 0;     // M for matmul, S (queries) for attention, 1 for the pointwise operators, R otherwise
+    std::int64_t length = 0;   // the reduced axis: K (matmul, reductions), T (attention's keys), the row length N
+    std::int64_t columns = 0;  // matmul's N, attention's head dimension D; 0 for the others
 };
 
 // One invocation with the shape it was built for. Input 0 is the row
@@ -33,23 +37,26 @@ struct RowProblem {
 
 class RowOperator {
 public:
-    // Throws std::invalid_argument for an operator other than the six.
+    // Throws std::invalid_argument for an operator other than the ten.
     explicit RowOperator(const harness::Instance& instance);
 
     const std::string& id() const;
 
     // A shape as the catalog writes it, in the operator's dimension order:
-    // [M, K, N] for matmul, [R, K] (or [R, N]) for the others.
+    // [M, K, N] for matmul, [S, T, D] for attention, [N] for the pointwise
+    // operators, [R, K] (or [R, N]) for the others.
     ProblemShape shape(const std::vector<std::int64_t>& dims) const;
     // The shape of the class's functional test (catalog.yaml, functional_tests).
     ProblemShape functional_test_shape(const spec::Catalog& catalog) const;
     std::string describe(const ProblemShape& shape) const;  // "[M, K, N] = [17, 13, 19]"
 
-    // The row operand [rows, length] (input 0), drawn from `distribution`.
+    // The row operand [rows, length] (input 0; [S, D] for attention, [N] for
+    // the pointwise operators), drawn from `distribution`.
     harness::HostTensor row_operand(const ProblemShape& shape, const ref::Distribution& distribution,
                                     std::uint64_t seed) const;
-    // The operands every row shares (matmul: B [K, N]; layernorm: gamma and
-    // beta [N]; rmsnorm: gamma [N]), inputs 1, 2; none for the reductions and softmax.
+    // The other operands, inputs 1, 2 (matmul: B [K, N]; attention: K and V
+    // [T, D]; layernorm: gamma and beta [N]; rmsnorm: gamma [N]; elementwise:
+    // b, and c for mul_add, [N]); none for the reductions, softmax, unary and cast.
     std::vector<harness::HostTensor> shared_operands(const ProblemShape& shape, const ref::Distribution& distribution,
                                                      std::uint64_t seed) const;
 
@@ -58,7 +65,8 @@ public:
     RowProblem make(const ProblemShape& shape, harness::HostTensor rows, std::vector<harness::HostTensor> shared) const;
     RowProblem generate(const ProblemShape& shape, const ref::Distribution& distribution, std::uint64_t seed) const;
 
-    std::int64_t outputs_per_row(const ProblemShape& shape) const;  // N (matmul), 1 (reductions), N (softmax, norms)
+    // N (matmul), D (attention), 1 (reductions), the row length (the others).
+    std::int64_t outputs_per_row(const ProblemShape& shape) const;
 
     // RN_out(y*) of every output element, encoded in the output dtype: the
     // operator's oracle (reference/oracles) rounded once.
@@ -70,9 +78,11 @@ public:
     std::vector<std::string> dependencies(const RowProblem& problem, std::size_t output_element) const;
 
 private:
-    enum class Kind { matmul, reduce_sum, reduce_max, softmax, layernorm, rmsnorm };
+    enum class Kind { matmul, reduce_sum, reduce_max, softmax, layernorm, rmsnorm, attention, unary, elementwise, cast };
 
     bool is_norm() const { return kind_ == Kind::layernorm || kind_ == Kind::rmsnorm; }
+    bool is_pointwise() const { return kind_ == Kind::unary || kind_ == Kind::elementwise || kind_ == Kind::cast; }
+    std::size_t operand_count() const;  // the inputs a call passes
     double eps() const;  // the norms' eps: the catalog's default, which the probes leave in force
 
     const harness::Instance& instance_;

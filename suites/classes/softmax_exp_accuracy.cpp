@@ -5,11 +5,13 @@
 // denominator is exactly 1 in any order, and y[r, j] = RN_out(exp(x[r, j])).
 // Each output is judged by the ulp_table model against cr = RN_out(exp(x)),
 // with the error recorded per sub-domain and, in the core, per input binade.
+// The rows and their judging are shared with attention (exp_probe_rows.hpp).
 #include <cmath>
 #include <numbers>
 
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
+#include "exp_probe_rows.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/unary_functions.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -17,12 +19,12 @@
 
 namespace kcs::suites {
 
+namespace exactness {
+
 namespace {
 
-using namespace exactness;
-
-// The softmax probe of C-CMP-01's measurement protocol.
-constexpr std::int64_t kRowLength = 64;
+// The probe rows of C-CMP-01's measurement protocol.
+constexpr std::int64_t kRowLength = kExpProbeRowLength;
 constexpr double kLowestLogit = -104;
 constexpr int kLargestExpLog2 = -30;                              // every exponential but the row maximum's below 2^-30
 constexpr std::uint32_t kLogitStream = ref::auxiliary_stream(2);  // stream 2^16 + 2
@@ -36,10 +38,11 @@ std::pair<std::int64_t, std::int64_t> logit_patterns(ref::Format in) {
     return {ref::encode(in, top), ref::encode(in, value_at_or_below(in, kLowestLogit))};
 }
 
-// Rows enough for `samples` drawn logits, 63 per row.
-std::int64_t rows_for(std::int64_t samples) { return (samples + kRowLength - 2) / (kRowLength - 1); }
+}  // namespace
 
-harness::HostTensor probe_logits(const ConfigFormats& f, std::uint64_t seed, std::int64_t rows) {
+std::int64_t exp_probe_rows(std::int64_t samples) { return (samples + kRowLength - 2) / (kRowLength - 1); }
+
+harness::HostTensor exp_probe_logits(const ConfigFormats& f, std::uint64_t seed, std::int64_t rows) {
     const auto [low, high] = logit_patterns(f.in);
     const auto drawn =
         draw_integers(seed, 0, kLogitStream, 0, static_cast<std::size_t>(rows * (kRowLength - 1)), low, high);
@@ -51,25 +54,21 @@ harness::HostTensor probe_logits(const ConfigFormats& f, std::uint64_t seed, std
     return tensor_of_bits(f.in_name, {rows, kRowLength}, bits);
 }
 
-}  // namespace
-
-harness::CaseResult exp_accuracy_softmax(harness::ProbeContext& context) {
+harness::CaseResult judge_exp_probabilities(harness::ProbeContext& context, const harness::HostTensor& x,
+                                            const harness::HostTensor& probabilities,
+                                            const std::string& operand_name, const harness::HostTensor& operand) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
     const double bound = ulp_table_entry(instance.contract->tolerance.params, "exp", f.out_name);
     const bool flush_claimed = context.claims().at("subnormals") == "flush";
-
-    const std::int64_t rows = rows_for(context.integer("samples"));
-    const harness::HostTensor x = probe_logits(f, context.seed(), rows);
     const auto x_values = values(x);
-    const auto outputs = context.run(invocation(instance, {x}, {rows, kRowLength}));
 
     UlpTally tally(bound);
     std::vector<double> cr(x_values.size());
     for (std::size_t i = 0; i < x_values.size(); ++i) {
         // The inputs of every configuration are values of its output dtype.
         cr[i] = ref::correctly_rounded_value(ref::UnaryFunction::exp, f.out, x_values[i]);
-        const double error = table_error(f.out, bits_at(outputs[0], i), cr[i], flush_claimed);
+        const double error = table_error(f.out, bits_at(probabilities, i), cr[i], flush_claimed);
         tally.add(i, x_values[i], ulp_subdomain(f.out, "exp", x_values[i], cr[i], false), error);
     }
 
@@ -79,9 +78,9 @@ harness::CaseResult exp_accuracy_softmax(harness::ProbeContext& context) {
     e.bound = bound;
     const auto& w = tally.worst();
     const std::size_t row = w.index / kRowLength;
-    const std::uint32_t got = bits_at(outputs[0], w.index);
+    const std::uint32_t got = bits_at(probabilities, w.index);
     e.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
-                                    depends_on_range("x", x, row * kRowLength, kRowLength),
+                                    depends_on_range(operand_name, operand, row * kRowLength, kRowLength),
                                     cr[w.index],
                                     ref::decode(f.out, got),
                                     hex(f.out, got),
@@ -104,6 +103,17 @@ harness::CaseResult exp_accuracy_softmax(harness::ProbeContext& context) {
                       " ulp of cr = RN(exp(x)); worst " + std::to_string(w.error) +
                       " ulp at x = " + hex(f.in, bits_at(x, w.index)),
                   std::move(e));
+}
+
+}  // namespace exactness
+
+harness::CaseResult exp_accuracy_softmax(harness::ProbeContext& context) {
+    using namespace exactness;
+    const ConfigFormats f = formats_of(context.instance());
+    const std::int64_t rows = exp_probe_rows(context.integer("samples"));
+    const harness::HostTensor x = exp_probe_logits(f, context.seed(), rows);
+    const auto outputs = context.run(invocation(context.instance(), {x}, {rows, kExpProbeRowLength}));
+    return judge_exp_probabilities(context, x, outputs[0], "x", x);
 }
 
 }  // namespace kcs::suites

@@ -15,6 +15,7 @@
 
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
+#include "special_values_judge.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/reduce_max_oracle.hpp"
@@ -120,63 +121,12 @@ HostTensor rows_with(const ConfigFormats& f, std::uint64_t seed, const std::vect
 
 // ---------------------------------------------------------------- judging
 
-struct Element {
-    std::size_t index;
-    SpecialExpectation expected;
-    double y_star;  // the oracle's value (NaN for a NaN row, 0 for a masked position)
-    std::string probe;
-};
-
-struct Miss {
-    Element element;
-    std::uint32_t got;
-    std::vector<std::string> inputs;
-};
+using Element = SpecialElement;
 
 harness::CaseResult judge(const harness::ProbeContext& context, const HostTensor& output,
                           const std::vector<Element>& elements,
                           const std::function<std::vector<std::string>(std::size_t)>& inputs_of) {
-    const auto& instance = context.instance();
-    const ConfigFormats f = formats_of(instance);
-    std::map<SpecialMismatch, Miss> first;
-    std::map<std::string, std::size_t> by_kind, by_probe;
-    std::set<SpecialMismatch> kinds;
-    std::size_t misses = 0;
-    for (const auto& e : elements) {
-        const std::uint32_t got = bits_at(output, e.index);
-        const SpecialMismatch m = judge_special(e.expected, f.out, got);
-        if (m == SpecialMismatch::none) continue;
-        ++misses;
-        kinds.insert(m);
-        ++by_kind[std::string(to_string(m))];
-        ++by_probe[e.probe];
-        if (!first.contains(m)) first.emplace(m, Miss{e, got, inputs_of(e.index)});
-    }
-    harness::Evidence evidence;
-    evidence.figure_name = "elements of the wrong IEEE class";
-    evidence.figure = static_cast<double>(misses);
-    evidence.bound = 0;
-    evidence.details = {{"bound", cite(*instance.contract)},
-                        {"elements", elements.size()},
-                        {"masked_row", context.claims().at("masked_row")},
-                        {"mismatches_by_kind", by_kind},
-                        {"mismatches_by_probe", by_probe}};
-    if (misses == 0)
-        return passed("all " + std::to_string(elements.size()) + " elements of the expected IEEE class",
-                      std::move(evidence));
-    const std::string signature = special_signature(kinds);
-    const auto shown = std::find_if(first.begin(), first.end(), [&](const auto& entry) {
-        return std::string(to_string(entry.first)) == signature;
-    });
-    const Miss& w = shown != first.end() ? shown->second : first.begin()->second;
-    const double got_value = ref::decode(f.out, w.got);
-    evidence.worst = harness::WorstElement{
-        static_cast<std::int64_t>(w.element.index), w.inputs, w.element.y_star, got_value, hex(f.out, w.got), 0, 0};
-    evidence.details["worst"] = {{"probe", w.element.probe}, {"expected", to_string(w.element.expected)}};
-    return failed(instance, signature,
-                  std::to_string(misses) + " elements of the wrong class; e.g. " + w.element.probe + ": expected " +
-                      std::string(to_string(w.element.expected)) + ", got " + hex(f.out, w.got),
-                  std::move(evidence));
+    return judge_special_batches(context, {{output, elements, inputs_of}});
 }
 
 // ---------------------------------------------------------------- row operators

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../classes/attention_probes.hpp"
 #include "../classes/accuracy_probes.hpp"
 #include "../classes/exactness_probes.hpp"
 #include "../classes/ordering_probes.hpp"
@@ -32,6 +33,15 @@ const std::vector<ProbeEntry>& probes() {
         {"C-ORD-03", "rmsnorm", batch_invariance_probe},
         {"C-EXC-02", "rmsnorm", memory_domain_probe},
         {"C-EXC-02", "gather", gather_policy_probe},
+        {"C-ORD-02", "attention", determinism_probe},
+        {"C-ORD-03", "attention", batch_invariance_probe},
+        {"C-EXC-02", "attention", memory_domain_probe},
+        {"C-ORD-02", "unary", determinism_probe},
+        {"C-EXC-02", "unary", memory_domain_probe},
+        {"C-ORD-02", "elementwise", determinism_probe},
+        {"C-EXC-02", "elementwise", memory_domain_probe},
+        {"C-ORD-02", "cast", determinism_probe},
+        {"C-EXC-02", "cast", memory_domain_probe},
         // end of ordering probes
         // precision probes
         {"C-PRC-01", "matmul", accumulator_preservation},
@@ -59,6 +69,14 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-02", "gather", subnormal_handling_gather},
         {"C-EXC-01", "gather", special_values_gather},
         // end of exactness probes
+        // attention probes
+        {"C-PRC-01", "attention", attention_accumulator_preservation},
+        {"C-PRC-02", "attention", attention_cancellation_overflow_safety},
+        {"C-CMP-01", "attention", attention_exp_accuracy},
+        {"C-ORD-01", "attention", attention_bounded_path_dependence},
+        {"C-EXC-01", "attention", attention_special_values},
+        {"C-PRC-03", "attention", attention_declared_compute_precision},
+        // end of attention probes
         // accuracy probes (pointwise operators, chunked sweeps)
         {"C-CMP-01", "unary", unary_accuracy},
         {"C-PRC-04", "cast", cast_rounding},

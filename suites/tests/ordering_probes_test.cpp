@@ -178,6 +178,29 @@ TEST(NormProbes, ViolatorsAreCaughtOnTheNorms) {
     expect_fail("v1/C-EXC-02/layernorm/f32xf32xf32-f32/shapes-sweep", "tile-overrun", "C-EXC-02", "canary-changed");
 }
 
+// ---- attention and the pointwise operators on the same protocols ---------------
+
+TEST(RowProtocolsBeyondReductions, ReferenceCpuPassesAttentionAndThePointwiseOperators) {
+    for (const char* instance :
+         {"v1/C-ORD-02/attention/bf16xbf16xbf16-f32/default", "v1/C-ORD-03/attention/f16xf16xf16-f16/batch-sizes-sweep",
+          "v1/C-EXC-02/attention/f32xf32xf32-f32/shapes-sweep", "v1/C-ORD-02/unary.gelu/bf16-bf16/default",
+          "v1/C-EXC-02/unary.rsqrt/f16-f16/shapes-sweep", "v1/C-ORD-02/elementwise.mul_add/f32xf32xf32-f32/default",
+          "v1/C-EXC-02/elementwise.maximum/bf16xbf16xbf16-bf16/shapes-sweep", "v1/C-ORD-02/cast/f32-bf16/default",
+          "v1/C-EXC-02/cast/f16-f32/shapes-sweep"})
+        expect_pass(instance);
+}
+
+TEST(RowProtocolsBeyondReductions, MemoryViolatorsAreCaughtOnThePointwiseOperators) {
+    expect_fail("v1/C-EXC-02/elementwise.add/f16xf16xf16-f16/shapes-sweep", "stale-output", "C-EXC-02",
+                "stale-or-poison-left");
+    expect_fail("v1/C-EXC-02/elementwise.mul_add/f32xf32xf32-f32/shapes-sweep", "tile-overrun", "C-EXC-02",
+                "canary-changed");
+    expect_fail("v1/C-EXC-02/unary.exp/bf16-bf16/shapes-sweep", "stale-output", "C-EXC-02", "stale-or-poison-left");
+    expect_fail("v1/C-EXC-02/cast/f32-f16/shapes-sweep", "tile-overrun", "C-EXC-02", "canary-changed");
+    expect_fail("v1/C-EXC-02/attention/f16xf16xf16-f32/shapes-sweep", "stale-output", "C-EXC-02",
+                "stale-or-poison-left");
+}
+
 // ---- gather: out-of-range indices against the claimed policy -------------------
 
 TEST(GatherPolicyProbe, ReferenceCpuRaisesForEveryOutOfRangeIndex) {

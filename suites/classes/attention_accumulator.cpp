@@ -1,0 +1,145 @@
+// C-PRC-01 Accumulator preservation (spec/v1/classes/C-PRC-01.yaml) for
+// attention: the reductions over the keys, the softmax denominator and the
+// P.V sum, for each key length T of the K sweep.
+//
+// Data sets as the protocol gives them, for Q, K and V alike: (a) normal(0,1)
+// with cancellation, (b) uniform(0,1) without, (c) all ones, whose scores
+// are all equal, so that P = 1/T and O = 1 exactly. D = 16 keeps the score
+// dot products short (their error enters through exp) and the kernel cheap
+// at T = 4096; S = 21 queries give 336 outputs per data set, 1008 per T,
+// at least min_outputs.
+//
+// The magnitude term of the reduction under test (C-PRC-01's oracle note):
+// M = 2 W, W = sum_t p_t* |V[t, d]|, since the denominator and the P.V sum
+// each contribute gamma(T, u) W (C-ORD-01's derivation for attention). The
+// statistics of dot_bound do not apply: the output is a composite, not the
+// reduction itself (as for softmax). A sum of ones cannot show a stall here:
+// a stalled denominator and a stalled P.V sum stall alike, and O = 1 still.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "../tolerance/dot_bound.hpp"
+#include "../tolerance/model_citation.hpp"
+#include "attention_problems.hpp"
+#include "attention_probes.hpp"
+#include "kcs/reference/bounds.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "precision_verdicts.hpp"
+#include "reduction_problems.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace attention;
+
+constexpr const char* kNarrowAccumulator = "narrow-accumulator";
+constexpr std::int64_t kQueries = 21;
+constexpr std::int64_t kHeadDim = 16;
+constexpr double kReductions = 2;  // the denominator and the P.V sum
+
+struct DataSet {
+    std::string name;
+    ref::Distribution distribution;
+};
+
+std::vector<DataSet> data_sets() {
+    return {{"normal(0,1)", ref::Normal{0.0, 1.0}}, {"uniform(0,1)", ref::Uniform{0.0, 1.0}}, {"ones", ref::kOnes}};
+}
+
+struct KFigures {
+    std::int64_t T = 0;
+    std::size_t outputs = 0;
+    std::size_t elements_failed = 0;
+    double worst_ratio = 0;
+    double max_abs_e = 0;  // largest |y - y*| / (gamma(T, u(acc)) M)
+    std::string worst_set;
+    harness::WorstElement worst;
+};
+
+KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& model, std::int64_t T) {
+    const harness::Instance& instance = context.instance();
+    const double u_acc = precision::unit_roundoff(*instance.config.accumulate);
+    const double u_out = precision::unit_roundoff(instance.config.output);
+    const double tiny_out = ref::info(float_format(instance.config.output)).min_normal;
+    const double g = ref::gamma(T, u_acc);
+    KFigures f;
+    f.T = T;
+    bool first = true;
+    for (const DataSet& set : data_sets()) {
+        const auto& d = set.distribution;
+        const AttentionProblem p = drawn_problem(instance, kQueries, T, kHeadDim, d, d, d, context.seed(), set.name);
+        const harness::HostTensor output = run_attention(context, p);
+        const std::vector<double> y = values(output);
+        const ref::AttentionResult oracle = attention_reference(instance, p);
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            const double magnitude = kReductions * oracle.weighted_abs_value[i];
+            const double bound = model.bound_with_underflow(T, u_acc, u_out, tiny_out, magnitude, oracle.value[i]);
+            const double error = std::isfinite(y[i]) ? std::fabs(y[i] - oracle.value[i])
+                                                     : std::numeric_limits<double>::infinity();
+            if (!(error <= bound)) ++f.elements_failed;
+            const double ratio = error == 0 ? 0 : (bound > 0 ? error / bound : error);
+            if (magnitude > 0) f.max_abs_e = std::fmax(f.max_abs_e, error / (g * magnitude));
+            if (first || ratio > f.worst_ratio) {
+                first = false;
+                f.worst_ratio = ratio;
+                f.worst_set = set.name;
+                f.worst = {static_cast<std::int64_t>(i), attention_inputs(instance, p, i), oracle.value[i], y[i],
+                           hex_bits(output, i), error, bound};
+            }
+        }
+        f.outputs += y.size();
+    }
+    if (f.outputs < model.params.min_outputs)
+        throw std::logic_error("C-PRC-01 attention probe: fewer outputs than min_outputs at T = " + std::to_string(T));
+    return f;
+}
+
+}  // namespace
+
+harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& context) {
+    const harness::Instance& instance = context.instance();
+    if (!instance.config.accumulate)
+        throw std::invalid_argument(instance.id + ": C-PRC-01 needs a configuration that declares an accumulator");
+    const auto model = tolerance::DotBound::from_catalog(*instance.contract);
+    std::vector<KFigures> sweep;
+    for (const std::int64_t T : context.int_list("K")) sweep.push_back(measure_t(context, model, T));
+    if (sweep.empty()) throw std::invalid_argument(instance.id + ": the K sweep is empty");
+
+    harness::Evidence evidence;
+    evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    evidence.details["statistics"] = "not applicable";
+    evidence.details["magnitude"] = "2 W, W = sum_t p_t* |V[t, d]|";
+    const KFigures* failing = nullptr;  // the smallest failing T: where the violation first shows
+    const KFigures* worst = &sweep.front();
+    for (const auto& f : sweep) {
+        evidence.details["sweep"].push_back({{"K", f.T},
+                                             {"outputs", f.outputs},
+                                             {"elements_failed", f.elements_failed},
+                                             {"max_error_over_bound", f.worst_ratio},
+                                             {"worst_data_set", f.worst_set},
+                                             {"max_abs_e", f.max_abs_e}});
+        if (f.elements_failed > 0 && (!failing || f.T < failing->T)) failing = &f;
+        if (f.worst_ratio > worst->worst_ratio) worst = &f;
+    }
+    const KFigures& f = failing ? *failing : *worst;
+    evidence.details["judged_K"] = f.T;
+    evidence.details["worst_data_set"] = f.worst_set;
+    evidence.figure_name = "max |y - y*| / dot_bound";
+    evidence.figure = f.worst_ratio;
+    evidence.bound = 1.0;
+    evidence.worst = f.worst;
+    if (!failing)
+        return precision::case_verdict(instance, "", "every element within dot_bound over the key sweep",
+                                       std::move(evidence));
+    return precision::case_verdict(
+        instance, kNarrowAccumulator,
+        "T=" + std::to_string(f.T) + ": " + std::to_string(f.elements_failed) + " of " + std::to_string(f.outputs) +
+            " elements beyond dot_bound, worst |y - y*| = " + std::to_string(f.worst.error) + " against " +
+            std::to_string(f.worst.bound) + " (" + f.worst_set + "): the error grows like a narrower accumulator's",
+        std::move(evidence));
+}
+
+}  // namespace kcs::suites

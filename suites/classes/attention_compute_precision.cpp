@@ -1,0 +1,154 @@
+// C-PRC-03 Declared compute precision, no silent coercion
+// (spec/v1/classes/C-PRC-03.yaml) for attention. The protocol: Q and K such
+// that for every query one key's score exceeds all others by at least 150,
+// so that the exact weights are 1 and below 2^-150 (zero in every output
+// dtype); V carries the identity, low-bit and range entries of matmul's
+// probes (compute_precision_probes.hpp); the output must be the selected
+// key's V row exactly, and p_eff is estimated on V.
+//
+// With D = T = S = M (the catalog's query count) and the scale attribute 1,
+// Q = 200 I and K = I: query s scores 200 on key s and 0 elsewhere, so
+// O = V. A probe matrix X wider than M (the low-bit blocks) runs as several
+// V blocks of M columns, columns being independent outputs.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "../tolerance/exact_when_representable.hpp"
+#include "../tolerance/model_citation.hpp"
+#include "attention_problems.hpp"
+#include "attention_probes.hpp"
+#include "compute_precision_probes.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "precision_verdicts.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace attention;
+using namespace precision;
+
+constexpr const char* kReducedInputMantissa = "reduced-input-mantissa";
+constexpr const char* kRangeCoercion = "range-coercion";
+constexpr double kDominantScore = 200;  // the selected key's lead: at least 150, exp(-200) < 2^-288
+
+// The selecting problem for V block `block` [size, size] of X.
+AttentionProblem selecting_problem(const ExactnessProbe& p, std::int64_t size, std::int64_t block) {
+    AttentionProblem a;
+    a.queries = a.keys = a.head_dim = size;
+    a.scale = 1.0;
+    a.data_set = p.name;
+    const auto n = static_cast<std::size_t>(size * size);
+    a.q.assign(n, 0.0);
+    a.k.assign(n, 0.0);
+    a.v.resize(n);
+    for (std::int64_t i = 0; i < size; ++i) {
+        a.q[static_cast<std::size_t>(i * size + i)] = kDominantScore;
+        a.k[static_cast<std::size_t>(i * size + i)] = 1.0;
+        for (std::int64_t j = 0; j < size; ++j)
+            a.v[static_cast<std::size_t>(i * size + j)] = p.expected[static_cast<std::size_t>(i * p.n + block * size + j)];
+    }
+    return a;
+}
+
+struct Figures {
+    std::size_t elements = 0;
+    std::size_t inexact = 0;
+    std::size_t coerced = 0;
+    int fewest_inexact_bits = std::numeric_limits<int>::max();
+    harness::WorstElement first_inexact;  // the inexact element with the fewest operand bits
+    harness::WorstElement first_coerced;
+    spec::Json probes = spec::Json::array();
+};
+
+void run_probe(harness::ProbeContext& context, const ExactnessProbe& p, std::int64_t size,
+               tolerance::EffectivePrecision& precision, Figures& f) {
+    const harness::Instance& instance = context.instance();
+    const ref::Format out = float_format(instance.config.output);
+    const double f16_largest = ref::info(ref::Format::f16).max_finite;
+    std::size_t inexact_here = 0;
+    for (std::int64_t block = 0; block * size < p.n; ++block) {
+        AttentionProblem a = selecting_problem(p, size, block);
+        const ref::AttentionResult oracle = attention_reference(instance, a);
+        for (std::size_t i = 0; i < a.v.size(); ++i)
+            if (ref::round_to(out, oracle.value[i]) != a.v[i])
+                throw std::logic_error("C-PRC-03 attention probe '" + p.name + "': y* of element " +
+                                       std::to_string(i) + " does not round to the selected V entry");
+        const harness::HostTensor output = run_attention(context, a);
+        const std::vector<double> y = values(output);
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            ++f.elements;
+            if (tolerance::exactly_equal(y[i], a.v[i])) continue;
+            ++f.inexact;
+            ++inexact_here;
+            const std::size_t row = i / static_cast<std::size_t>(size), col = i % static_cast<std::size_t>(size);
+            const std::size_t x_index = row * static_cast<std::size_t>(p.n) + static_cast<std::size_t>(block * size) + col;
+            const int bits = p.operand_bits[x_index];
+            precision.inexact(bits);
+            const double error = std::isfinite(y[i]) ? std::fabs(y[i] - a.v[i]) : std::numeric_limits<double>::infinity();
+            const harness::WorstElement w{static_cast<std::int64_t>(i), attention_inputs(instance, a, i), a.v[i], y[i],
+                                          hex_bits(output, i), error, 0};
+            if (bits < f.fewest_inexact_bits) {
+                f.fewest_inexact_bits = bits;
+                f.first_inexact = w;
+            }
+            const bool beyond_f16 = p.range && std::fabs(a.v[i]) > f16_largest;
+            if (beyond_f16 && (std::isinf(y[i]) || std::fabs(y[i]) == f16_largest) && f.coerced++ == 0)
+                f.first_coerced = w;
+        }
+    }
+    f.probes.push_back({{"probe", p.name}, {"V_blocks", (p.n + size - 1) / size}, {"inexact", inexact_here}});
+}
+
+}  // namespace
+
+harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& context) {
+    const harness::Instance& instance = context.instance();
+    const auto model = tolerance::ExactWhenRepresentable::from_catalog(*instance.contract);
+    const std::int64_t size = context.integer("M");
+    const std::string& v_dtype = instance.config.inputs.at(2);
+    const ref::Format in = float_format(v_dtype);
+    const ref::Format out = float_format(instance.config.output);
+    std::vector<ExactnessProbe> probes{identity_probe(in, out, size, context.seed(), 1),
+                                       low_bit_probe(ref::info(in).precision, size, context.seed(), 1)};
+    if (in == ref::Format::f32) probes.push_back(range_probe(size, context.seed()));
+
+    tolerance::EffectivePrecision precision(ref::info(in).precision);
+    Figures f;
+    for (const ExactnessProbe& p : probes) run_probe(context, p, size, precision, f);
+
+    harness::Evidence evidence;
+    evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    evidence.details["probes"] = f.probes;
+    evidence.details["p_eff"]["V"] = {{"p_eff", precision.value()}, {"required", model.required_bits(v_dtype)}};
+    evidence.figure_name = "p_eff of V (effective input significand bits, at least the bound)";
+    evidence.figure = precision.value();
+    evidence.bound = model.required_bits(v_dtype);
+    if (f.coerced > 0) {
+        evidence.worst = f.first_coerced;
+        return case_verdict(instance, kRangeCoercion,
+                            std::to_string(f.coerced) + " range-probe outputs with |y*| above 65504 came back as " +
+                                f.first_coerced.got_bits + " (inf or 65504): " + v_dtype +
+                                " inputs were converted to f16",
+                            std::move(evidence));
+    }
+    if (f.inexact > 0) evidence.worst = f.first_inexact;
+    if (precision.value() < model.required_bits(v_dtype))
+        return case_verdict(instance, kReducedInputMantissa,
+                            "p_eff of V is " + std::to_string(precision.value()) + " significand bits, below the " +
+                                std::to_string(model.required_bits(v_dtype)) + " of " + v_dtype +
+                                ": its inputs were rounded to a narrower format before multiplying",
+                            std::move(evidence));
+    if (f.inexact > 0)
+        return case_verdict(instance, kUnmatched,
+                            std::to_string(f.inexact) + " outputs differ from the selected V entry although p_eff "
+                                                        "meets its bound",
+                            std::move(evidence));
+    return case_verdict(instance, "",
+                        "every output is the selected key's V entry; p_eff of V " + std::to_string(precision.value()),
+                        std::move(evidence));
+}
+
+}  // namespace kcs::suites

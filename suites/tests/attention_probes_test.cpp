@@ -1,0 +1,100 @@
+// attention probes: tests written with the probes (suites/classes/attention_*.cpp).
+//
+// Every attention instance of the eight classes on the real catalog at depth
+// smoke: reference-cpu must PASS every configuration; each calibration
+// violator that reaches attention's kernel (reference/kernels/src/attention.cpp)
+// must FAIL with its class's signature, though the catalog calibrates most of
+// them on other operators.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "probe_test_support.hpp"
+
+namespace kcs::suites::testing {
+namespace {
+
+const std::vector<std::string> kConfigs{"f32xf32xf32-f32", "f16xf16xf16-f16", "f16xf16xf16-f32",
+                                        "bf16xbf16xbf16-bf16", "bf16xbf16xbf16-f32"};
+
+std::string instance_id(const std::string& cls, const std::string& config, const std::string& variant) {
+    return "v1/" + cls + "/attention/" + config + "/" + variant;
+}
+
+void expect_pass(const std::string& id) {
+    SCOPED_TRACE(id);
+    const auto run = run_instance(id, "reference-cpu");
+    EXPECT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
+}
+
+void expect_fail(const std::string& id, const std::string& violation, const std::string& signature) {
+    SCOPED_TRACE(id + " with " + violation);
+    const auto run = run_instance(id, "calibration", violation);
+    ASSERT_EQ(run.verdict, harness::Verdict::fail) << describe(run.result);
+    for (const auto& c : run.result.cases) {
+        EXPECT_EQ(c.result.violated_class, id.substr(3, 8)) << describe(run.result);
+        EXPECT_EQ(c.result.signature, signature) << describe(run.result);
+        EXPECT_TRUE(c.result.evidence.worst.has_value());
+    }
+}
+
+TEST(AttentionProbes, AccumulatorPreservationPassesReferenceCpu) {
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-01", config, "k-sweep"));
+}
+
+// f16-accumulate reaches attention's denominator and P.V sums; where the
+// output is wider than the accumulator its error cannot hide in the store.
+TEST(AttentionProbes, AccumulatorPreservationCatchesF16Accumulation) {
+    for (const auto& config : {"f32xf32xf32-f32", "bf16xbf16xbf16-f32"})
+        expect_fail(instance_id("C-PRC-01", config, "k-sweep"), "f16-accumulate", "narrow-accumulator");
+}
+
+TEST(AttentionProbes, CancellationOverflowSafetyPassesReferenceCpu) {
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-02", config, "row-lengths-sweep"));
+}
+
+// naive-softmax exponentiates attention's scores without the row maximum:
+// scores past 88.72 give inf / inf.
+TEST(AttentionProbes, CancellationOverflowSafetyCatchesNaiveSoftmax) {
+    for (const auto& config : kConfigs)
+        expect_fail(instance_id("C-PRC-02", config, "row-lengths-sweep"), "naive-softmax", "nonfinite-where-finite");
+}
+
+TEST(AttentionProbes, DeclaredComputePrecisionPassesReferenceCpu) {
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-03", config, "default"));
+}
+
+// tf32-inputs and f16-coercion narrow every f32 operand of attention's
+// products (reference/kernels/src/reduction_operands.hpp), V's included.
+TEST(AttentionProbes, DeclaredComputePrecisionCatchesCoercions) {
+    const std::string id = instance_id("C-PRC-03", "f32xf32xf32-f32", "default");
+    expect_fail(id, "tf32-inputs", "reduced-input-mantissa");
+    expect_fail(id, "f16-coercion", "range-coercion");
+    const auto tf32 = run_instance(id, "calibration", "tf32-inputs");
+    for (const auto& c : tf32.result.cases) EXPECT_EQ(c.result.evidence.figure, 11.0);  // p_eff: 10 stored bits + 1
+}
+
+TEST(AttentionProbes, ExpAccuracyPassesReferenceCpu) {
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-CMP-01", config, "default"));
+}
+
+TEST(AttentionProbes, SpecialValuesPassReferenceCpu) {
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-EXC-01", config, "default"));
+}
+
+// reference-cpu's fully masked rows are NaN: held to a claim of zero, the
+// probe must see them as masked-leak.
+TEST(AttentionProbes, SpecialValuesHoldFullyMaskedRowsToTheClaim) {
+    const std::string id = instance_id("C-EXC-01", "f32xf32xf32-f32", "default");
+    const auto run = run_instance(id, "reference-cpu", "", "smoke", "strict", {{"masked_row", "zero"}});
+    ASSERT_EQ(run.verdict, harness::Verdict::fail) << describe(run.result);
+    for (const auto& c : run.result.cases) EXPECT_EQ(c.result.signature, "masked-leak") << describe(run.result);
+}
+
+TEST(AttentionProbes, BoundedPathDependencePassesReferenceCpu) {
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-ORD-01", config, "k-sweep"));
+}
+
+}  // namespace
+}  // namespace kcs::suites::testing
