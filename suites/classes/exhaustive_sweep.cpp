@@ -105,6 +105,13 @@ harness::HostTensor chunk_tensor(const std::string& dtype, const EncodingDomain&
     return t;
 }
 
+harness::Invocation chunk_invocation(const harness::Instance& instance, const EncodingDomain& domain,
+                                     const Chunk& chunk) {
+    std::vector<harness::HostTensor> inputs;  // not an initializer list, which would copy the tensor
+    inputs.push_back(chunk_tensor(instance.config.inputs.at(0), domain, chunk));
+    return invocation(instance, std::move(inputs), {static_cast<std::int64_t>(chunk.count)});
+}
+
 unsigned judge_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 void run_sweep(harness::ProbeContext& context, const ChunkPlan& plan, const std::string& label,

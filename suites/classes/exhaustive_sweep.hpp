@@ -120,6 +120,13 @@ private:
 // The chunk's encodings as a tensor of catalog dtype `dtype` (f32, f16 or bf16), shape [count].
 harness::HostTensor chunk_tensor(const std::string& dtype, const EncodingDomain& domain, const Chunk& chunk);
 
+// The invocation of a one-input elementwise instance (unary, cast) on the
+// chunk's encodings, with an output of the same shape. The input is moved
+// in, never copied (an f32 chunk is 32 MiB): read it back from the
+// invocation's inputs[0].
+harness::Invocation chunk_invocation(const harness::Instance& instance, const EncodingDomain& domain,
+                                     const Chunk& chunk);
+
 // Threads for judging: every core the machine has (at least one).
 unsigned judge_threads();
 

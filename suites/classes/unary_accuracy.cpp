@@ -182,8 +182,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
 
     AccuracyTally total(bound);
     sweep::run_sweep(context, plan, sweep::sweep_label(instance), [&](const sweep::Chunk& chunk) {
-        const harness::Invocation call = invocation(instance, {sweep::chunk_tensor(f.in_name, domain, chunk)},
-                                                    {static_cast<std::int64_t>(chunk.count)});
+        const harness::Invocation call = sweep::chunk_invocation(instance, domain, chunk);
         const auto outputs = context.run(call);
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
         sweep::judge_in_slices(chunk.count, AccuracyTally(bound), total,

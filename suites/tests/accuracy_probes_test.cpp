@@ -4,6 +4,9 @@
 // catalog's signature on the calibration violators that reach them.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -195,6 +198,34 @@ INSTANTIATE_TEST_SUITE_P(Bf16Truncate, AccuracyViolator,
                          ::testing::Values(ViolatorCase{"v1/C-PRC-04/cast/f32-bf16/default", "bf16-truncate",
                                                         "C-PRC-04", "truncation"}),
                          violator_name);
+
+}  // namespace
+}  // namespace kcs::suites
+
+namespace kcs::suites {
+namespace {
+
+// The full-depth sweeps, for measuring (not part of the unit run): every
+// instance named in KCS_ACCURACY_FULL (comma-separated ids) at depth full on
+// reference-cpu, each case's wall and adapter time printed. Run with
+//   KCS_ACCURACY_FULL=v1/C-PRC-04/cast/f32-f16/default probe_tests
+//       --gtest_also_run_disabled_tests --gtest_filter='*FullDepth*'
+TEST(AccuracyFullDepth, DISABLED_SweepsEveryPattern) {
+    const char* ids = std::getenv("KCS_ACCURACY_FULL");
+    if (!ids) GTEST_SKIP() << "KCS_ACCURACY_FULL names no instance";
+    std::string list(ids);
+    for (std::size_t start = 0; start < list.size();) {
+        const std::size_t end = std::min(list.find(',', start), list.size());
+        const std::string id = list.substr(start, end - start);
+        start = end + 1;
+        const auto run = testing::run_instance(id, "reference-cpu", "", "full", "strict");
+        EXPECT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+        for (const auto& c : run.result.cases)
+            std::printf("%s seed %llu: %.1f s wall, %.1f s in the adapter, %s\n", id.c_str(),
+                        static_cast<unsigned long long>(c.seed), std::chrono::duration<double>(c.wall).count(),
+                        std::chrono::duration<double>(c.adapter_time).count(), c.result.message.c_str());
+    }
+}
 
 }  // namespace
 }  // namespace kcs::suites
