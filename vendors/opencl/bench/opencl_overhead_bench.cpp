@@ -65,7 +65,7 @@ void Bare_ReduceSum(benchmark::State& state) {
     const std::vector<float> ones(kRows * kLength, 1.0f);
     device.buffers->write(x, 0, ones.data(), ones.size() * 4);
     cl_kernel kernel = device.execution->kernel(Family::reduce, kernel_name("reduce_sum", Dtype::f32, Dtype::f32));
-    const std::size_t local = device.execution->reduction_local_size(kernel, kLength);
+    const std::size_t local = device.execution->reduction_local_size(kernel);
     const BoundTensor bx{device.buffers->memory(x, 0, kRows * kLength * 4), 0}, by{device.buffers->memory(y, 0, kRows * 4), 0};
     for (auto _ : state) {
         device.execution->set_args(kernel, bx, by, cl_ulong{kLength}, LocalFloats{local});

@@ -54,9 +54,16 @@ inline float round_bf16(float value) { return as_float((uint)bf16_bits(value) <<
 #define STORE_OUT(p, i, v) KCS_CAT(store_, OUT)(p, i, v)
 #define ROUND_OUT(v) KCS_CAT(round_, OUT)(v)
 
-// The maximum of two values, for reduce_max, softmax, attention and
-// elementwise maximum.
-inline float maximum(float a, float b) { return fmax(a, b); }
+// The IEEE 754-2019 maximum, for reduce_max, softmax, attention and
+// elementwise maximum: NaN if either operand is NaN (a + b quiets a
+// signalling one), otherwise the larger, with -0 below +0. Not OpenCL's
+// fmax, which is IEEE 754-2008 maxNum and returns the other operand of a
+// NaN (FINDINGS.md: the first version used it and failed C-EXC-01).
+inline float maximum(float a, float b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return signbit(a) ? b : a;  // equal zeros: +0 wins
+    return a > b ? a : b;
+}
 
 // The sums start from -0, the identity of IEEE addition: a row of -0 sums
 // to -0, and a work-item with no elements changes nothing.

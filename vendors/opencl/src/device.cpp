@@ -1,6 +1,7 @@
 #include "device.hpp"
 
 #include <charconv>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -114,9 +115,19 @@ cl_device_id choose_device(cl_platform_id platform, const std::string& wanted) {
                                    device_list(ids) + ")");
 }
 
+// PoCL 3.1 crashes when two threads query device strings at once
+// (clGetDeviceInfo, inside its string copy; FINDINGS.md), although OpenCL
+// makes these calls thread-safe. Two instances opened from two threads
+// (adapter.h allows it) take turns here; nothing else is serialised.
+std::mutex& discovery_mutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
 }  // namespace
 
 SelectedDevice select_device(const Options& options) {
+    const std::lock_guard lock(discovery_mutex());
     const auto ids = platforms();
     SelectedDevice selected;
     selected.platform = choose_platform(ids, options.platform);
@@ -125,6 +136,7 @@ SelectedDevice select_device(const Options& options) {
 }
 
 DeviceDescription describe_device(const SelectedDevice& selected) {
+    const std::lock_guard lock(discovery_mutex());
     const cl_device_id device = selected.device;
     DeviceDescription d;
     d.platform_name = platform_text(selected.platform, CL_PLATFORM_NAME);

@@ -59,13 +59,10 @@ void Execution::set_arg(cl_kernel kernel, cl_uint& index, const LocalFloats& loc
     check_cl(clSetKernelArg(kernel, index++, local.count * sizeof(cl_float), nullptr), "clSetKernelArg (local)");
 }
 
-std::size_t Execution::reduction_local_size(cl_kernel kernel, std::uint64_t length) const {
+std::size_t Execution::reduction_local_size(cl_kernel kernel) const {
     std::size_t size = reduction_local_size_;
     size = std::min(size, floor_power_of_two(kernel_work_group_limit(kernel, device_of(queue_))));
-    size = std::min(size, floor_power_of_two(device_.max_work_group_size));
-    std::size_t enough = 1;
-    while (enough < length && enough < size) enough *= 2;
-    return std::min(size, enough);
+    return std::min(size, floor_power_of_two(device_.max_work_group_size));
 }
 
 std::size_t Execution::pointwise_local_size(cl_kernel kernel) const {

@@ -48,11 +48,12 @@ public:
         (set_arg(kernel, index, args), ...);
     }
 
-    // The work-group size of a row reduction over rows of `length`: the
-    // configured size (a power of two), capped by the kernel's limit and by
-    // the smallest power of two >= length. It depends on the row length and
-    // the options only, never on the number of rows.
-    std::size_t reduction_local_size(cl_kernel kernel, std::uint64_t length) const;
+    // The work-group size of a row reduction: the configured size (a power
+    // of two) capped by the device's and the kernel's limits. One size per
+    // kernel, whatever the shape: the order of a row's sum depends on its
+    // length and the options only, never on the number of rows, and a
+    // driver that compiles per work-group size (PoCL) compiles once.
+    std::size_t reduction_local_size(cl_kernel kernel) const;
     // The work-group size of the one-item-per-element kernels.
     std::size_t pointwise_local_size(cl_kernel kernel) const;
 

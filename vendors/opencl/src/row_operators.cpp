@@ -59,7 +59,7 @@ void run_rows(Execution& execution, Family family, const char* name, const Reque
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(family, kernel_name(name, x.dtype, y.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel, rows.length);
+    const std::size_t local = execution.reduction_local_size(kernel);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(y, "y"), cl_ulong{rows.length},
                        LocalFloats{local});
     execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
@@ -122,7 +122,7 @@ void run_layernorm(Execution& execution, const Request& request) {
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(Family::norms, kernel_name("layernorm", x.dtype, y.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel, rows.length);
+    const std::size_t local = execution.reduction_local_size(kernel);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
                        execution.bind(request.inputs[2], "beta"), execution.bind(y, "y"), cl_ulong{rows.length},
                        eps_of(request), LocalFloats{local});
@@ -134,7 +134,7 @@ void run_rmsnorm(Execution& execution, const Request& request) {
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(Family::norms, kernel_name("rmsnorm", x.dtype, y.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel, rows.length);
+    const std::size_t local = execution.reduction_local_size(kernel);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
                        execution.bind(y, "y"), cl_ulong{rows.length}, eps_of(request), LocalFloats{local});
     execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
@@ -174,7 +174,7 @@ void run_attention(Execution& execution, const Request& request) {
                                                 : 1.0f / std::sqrt(static_cast<float>(head_dim));
     const cl_int causal = request.flag("causal", false) ? 1 : 0;
     cl_kernel kernel = execution.kernel(Family::attention, kernel_name("attention", q.dtype, o.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel, std::max<std::uint64_t>(keys, head_dim));
+    const std::size_t local = execution.reduction_local_size(kernel);
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const BoundTensor bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
