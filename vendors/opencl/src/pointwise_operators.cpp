@@ -1,5 +1,5 @@
-// The operators without a reduction: unary, elementwise and cast
-// (kernels/pointwise.cl), and gather (kernels/gather.cl).
+// The operators without a reduction: unary, elementwise, cast and gather
+// (kernels/unary.cl, elementwise.cl, cast.cl, gather.cl).
 #include <array>
 #include <climits>
 
@@ -41,7 +41,7 @@ void check_unary(const Request& request) {
 void run_unary(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
-    cl_kernel kernel = execution.kernel(Family::pointwise, kernel_name("unary_" + request.function, x.dtype, y.dtype));
+    cl_kernel kernel = execution.kernel(Family::unary, kernel_name("unary_" + request.function, x.dtype, y.dtype));
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(y, "y"), cl_ulong{y.elements()});
     launch_elements(execution, kernel, y.elements());
 }
@@ -73,7 +73,7 @@ void check_elementwise(const Request& request) {
 void run_elementwise(Execution& execution, const Request& request) {
     const TensorRef& out = request.outputs[0];
     const cl_ulong count = out.elements();
-    cl_kernel kernel = execution.kernel(Family::pointwise, kernel_name("elementwise_" + request.function, out.dtype, out.dtype));
+    cl_kernel kernel = execution.kernel(Family::elementwise, kernel_name("elementwise_" + request.function, out.dtype, out.dtype));
     const BoundTensor a = execution.bind(request.inputs[0], "a");
     const BoundTensor b = execution.bind(request.inputs[1], "b");
     if (request.function == "mul_add")
@@ -102,7 +102,7 @@ void check_cast(const Request& request) {
 void run_cast(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
-    cl_kernel kernel = execution.kernel(Family::pointwise, kernel_name("cast", x.dtype, y.dtype));
+    cl_kernel kernel = execution.kernel(Family::cast, kernel_name("cast", x.dtype, y.dtype));
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(y, "y"), cl_ulong{y.elements()});
     launch_elements(execution, kernel, y.elements());
 }

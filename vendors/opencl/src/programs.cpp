@@ -21,13 +21,14 @@ struct Instance {
 constexpr Instance kAccumulating[] = {
     {"f32", "f32"}, {"f16", "f32"}, {"f16", "f16"}, {"bf16", "f32"}, {"bf16", "bf16"}};
 // unary and elementwise keep the dtype; cast converts f32 <-> f16, bf16.
-constexpr Instance kPointwise[] = {{"f32", "f32"}, {"f16", "f16"}, {"bf16", "bf16"}, {"f32", "f16"},
-                                   {"f32", "bf16"}, {"f16", "f32"}, {"bf16", "f32"}};
+constexpr Instance kSameDtype[] = {{"f32", "f32"}, {"f16", "f16"}, {"bf16", "bf16"}};
+constexpr Instance kCast[] = {{"f32", "f16"}, {"f32", "bf16"}, {"f16", "f32"}, {"bf16", "f32"}};
 constexpr Instance kGather[] = {{"uint", "int"}, {"uint", "long"}, {"ushort", "int"}, {"ushort", "long"}};
 
 std::span<const Instance> instances_of(Family family) {
     switch (family) {
-        case Family::pointwise: return kPointwise;
+        case Family::unary: case Family::elementwise: return kSameDtype;
+        case Family::cast: return kCast;
         case Family::gather: return kGather;
         default: return kAccumulating;
     }
@@ -41,7 +42,9 @@ std::string_view family_source(Family family) {
         case Family::softmax: return k::softmax;
         case Family::norms: return k::norms;
         case Family::attention: return k::attention;
-        case Family::pointwise: return k::pointwise;
+        case Family::unary: return k::unary;
+        case Family::elementwise: return k::elementwise;
+        case Family::cast: return k::cast;
         case Family::gather: return k::gather;
     }
     return {};

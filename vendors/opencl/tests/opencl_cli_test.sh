@@ -30,11 +30,14 @@ case "$mode" in
     expected="$4"
     out="$work/certify-quick"
     rm -rf "$out"
-    # The operators: the copy (gather), a reduction (reduce_sum) and a
-    # composite (softmax), over every dtype configuration.
+    # The operators: the copy (gather), a reduction (reduce_max) and a
+    # composite with exp (softmax), over every dtype configuration; about
+    # 25 s warm and 80 s cold on PoCL on a busy 2-core machine
+    # (FINDINGS.md, Performance). reduce_sum's k-sweep spends a minute in
+    # the oracle, so it stays out.
     status=0
     "$kcs" certify --adapter opencl --depth quick --profile strict -j2 \
-      --op gather --op reduce_sum --op softmax --out "$out" || status=$?
+      --op gather --op reduce_max --op softmax --out "$out" || status=$?
     # 0: conformant, 1: not conformant (FAILs are judged below); else a usage error.
     if [ "$status" -gt 1 ]; then
       echo "kcs certify exited $status"
