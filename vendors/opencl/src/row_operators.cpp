@@ -11,6 +11,7 @@ namespace kcs::opencl {
 namespace {
 
 constexpr std::size_t kMatmulTile = 16;  // TILE in kernels/matmul.cl
+constexpr std::size_t kMatmulWidth = 4;  // WIDTH: columns per work-item
 
 // ---- matmul: A [B?, M, K] x B [B?, K, N] -> C [B?, M, N] -------------------
 
@@ -47,7 +48,9 @@ void run_matmul(Execution& execution, const Request& request) {
     const auto n = static_cast<cl_ulong>(b.shape[rank - 1]);
     cl_kernel kernel = execution.kernel(Family::matmul, kernel_name("matmul", a.dtype, c.dtype));
     execution.set_args(kernel, execution.bind(a, "A"), execution.bind(b, "B"), execution.bind(c, "C"), m, k, n);
-    execution.launch(kernel, 3, {round_up(n, kMatmulTile), round_up(m, kMatmulTile), batch},
+    // One work-group per TILE rows and TILE * WIDTH columns.
+    const std::size_t column_groups = round_up(n, kMatmulTile * kMatmulWidth) / (kMatmulTile * kMatmulWidth);
+    execution.launch(kernel, 3, {column_groups * kMatmulTile, round_up(m, kMatmulTile), batch},
                      {kMatmulTile, kMatmulTile, 1});
 }
 
