@@ -31,9 +31,9 @@ case "$mode" in
     out="$work/certify-quick"
     rm -rf "$out"
     # The operators: the copy (gather), a reduction (reduce_max) and a
-    # composite with exp (softmax), over every dtype configuration; about
-    # 25 s warm and 80 s cold on PoCL on a busy 2-core machine
-    # (FINDINGS.md, Performance). reduce_sum's k-sweep spends a minute in
+    # composite with exp (softmax), over every dtype configuration: 17 s
+    # warm and 31 s cold on PoCL on a busy 2-core machine (FINDINGS.md,
+    # Performance). reduce_sum's k-sweep spends a minute in
     # the oracle, so it stays out.
     status=0
     "$kcs" certify --adapter opencl --depth quick --profile strict -j2 \
