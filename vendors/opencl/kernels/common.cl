@@ -1,0 +1,100 @@
+// Shared by every program of the OpenCL adapter: element access for the
+// storage dtypes, and the work-group reductions. A program is this file and
+// one family's file, the latter once per dtype configuration with IN and
+// OUT defined (f32, f16, bf16) and KERNEL(name) naming the kernel for the
+// configuration, e.g. reduce_sum_f16_f32 (see src/programs.cpp).
+//
+// Every value is computed in f32. f16 is only ever stored: vload_half and
+// vstore_half_rte need no cl_khr_fp16. bf16 travels as ushort, widened by a
+// shift and narrowed with round-to-nearest-even here, since OpenCL C has no
+// bf16 type.
+
+// The claims say fp_contract: off, so a * b + c is never fused behind the
+// kernel's back (OpenCL C lets the compiler contract by default).
+#pragma OPENCL FP_CONTRACT OFF
+
+#define KCS_CAT_(a, b) a##b
+#define KCS_CAT(a, b) KCS_CAT_(a, b)
+
+typedef float f32_t;
+typedef half f16_t;
+typedef ushort bf16_t;
+
+inline float load_f32(__global const float* p, size_t i) { return p[i]; }
+inline float load_f16(__global const half* p, size_t i) { return vload_half(i, p); }
+inline float load_bf16(__global const ushort* p, size_t i) { return as_float((uint)p[i] << 16); }
+
+// f32 -> bf16 bits, round to nearest even; a NaN stays a NaN (quiet bit set).
+inline ushort bf16_bits(float value) {
+    uint bits = as_uint(value);
+    if ((bits & 0x7fffffffu) > 0x7f800000u) return (ushort)((bits >> 16) | 0x0040u);
+    bits += 0x7fffu + ((bits >> 16) & 1u);
+    return (ushort)(bits >> 16);
+}
+
+inline void store_f32(__global float* p, size_t i, float value) { p[i] = value; }
+inline void store_f16(__global half* p, size_t i, float value) { vstore_half_rte(value, i, p); }
+inline void store_bf16(__global ushort* p, size_t i, float value) { p[i] = bf16_bits(value); }
+
+// value rounded to the dtype and widened back: what a register of that
+// dtype would hold.
+inline float round_f32(float value) { return value; }
+inline float round_f16(float value) {
+    ushort stored;  // no half variables without cl_khr_fp16: the bits, through a half pointer
+    vstore_half_rte(value, 0, (__private half*)&stored);
+    return vload_half(0, (__private const half*)&stored);
+}
+inline float round_bf16(float value) { return as_float((uint)bf16_bits(value) << 16); }
+
+// The configuration's types and accessors: macros, expanded where used, so
+// they follow IN and OUT from one configuration to the next.
+#define in_t KCS_CAT(IN, _t)
+#define out_t KCS_CAT(OUT, _t)
+#define LOAD_IN(p, i) KCS_CAT(load_, IN)(p, i)
+#define STORE_OUT(p, i, v) KCS_CAT(store_, OUT)(p, i, v)
+#define ROUND_OUT(v) KCS_CAT(round_, OUT)(v)
+
+// The IEEE 754-2019 maximum, for reduce_max, softmax, attention and
+// elementwise maximum: NaN if either operand is NaN (a + b quiets a
+// signalling one), otherwise the larger, with -0 below +0. Not OpenCL's
+// fmax, which is IEEE 754-2008 maxNum and returns the other operand of a
+// NaN (FINDINGS.md: the first version used it and failed C-EXC-01).
+inline float maximum(float a, float b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return signbit(a) ? b : a;  // equal zeros: +0 wins
+    return a > b ? a : b;
+}
+
+// The sums start from -0, the identity of IEEE addition: a row of -0 sums
+// to -0, and a work-item with no elements changes nothing.
+#define SUM_IDENTITY (-0.0f)
+
+// The sum of every work-item's value over the work-group, added pairwise in
+// a fixed tree (the local size is a power of two), so the result depends on
+// the values and the local size only. Every work-item gets it.
+inline float work_group_sum(float value, __local float* scratch) {
+    const size_t lid = get_local_id(0);
+    scratch[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
+        if (lid < half_size) scratch[lid] = scratch[lid] + scratch[lid + half_size];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float total = scratch[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+// The maximum over the work-group, by the same tree.
+inline float work_group_max(float value, __local float* scratch) {
+    const size_t lid = get_local_id(0);
+    scratch[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
+        if (lid < half_size) scratch[lid] = maximum(scratch[lid], scratch[lid + half_size]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float result = scratch[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return result;
+}

@@ -1,0 +1,238 @@
+// The ABI entries of the OpenCL adapter (vendors/include/kcs/adapter.h):
+// one instance owns a context and an in-order queue on the device its
+// options select, its buffers, and its programs, built on first use.
+// Options: see options.hpp. No exception crosses the C boundary.
+#include <kcs/adapter.h>
+
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+
+#include "device.hpp"
+#include "device_buffers.hpp"
+#include "execution.hpp"
+#include "failure.hpp"
+#include "op_checks.hpp"
+#include "operators.hpp"
+#include "options.hpp"
+#include "programs.hpp"
+
+namespace kcs::opencl {
+
+namespace {
+
+constexpr std::size_t kDefaultReductionLocalSize = 256;
+
+std::string yes_no(bool value) { return value ? "yes" : "no"; }
+
+// What a report reader should know, one item per line.
+std::string notes_of(const DeviceDescription& d, const Options& options, std::size_t local_size) {
+    std::string notes;
+    notes.append("platform: ").append(d.platform_name).append(" (").append(d.platform_version).append(")\n");
+    notes.append("device version: ").append(d.device_version).append("; ").append(d.c_version).append("\n");
+    notes.append("f16: stored as half (vload_half, vstore_half_rte) and computed in f32; device cl_khr_fp16: ")
+        .append(yes_no(d.has_fp16))
+        .append(d.has_fp16 ? " (not used)" : "")
+        .append("\n");
+    notes.append("bf16: stored as ushort, computed in f32, rounded to nearest even in the kernels\n");
+    notes.append("f32 config: denormals ").append(yes_no(d.has_denormals));
+    notes.append(", fma ").append(yes_no(d.has_fma));
+    notes.append(", correctly rounded divide/sqrt ").append(yes_no(d.rounds_divide_sqrt)).append("\n");
+    notes.append("build options: ").append(options.build_options.empty() ? "(none)" : options.build_options).append("\n");
+    notes.append("reduction work-group size: ").append(std::to_string(local_size)).append("\n");
+    notes.append("program cache: ")
+        .append(options.cache_dir ? options.cache_dir->string() : std::string("none"))
+        .append("\n");
+    notes.append("extensions: ").append(d.extensions);
+    return notes;
+}
+
+}  // namespace
+
+}  // namespace kcs::opencl
+
+// One open device: the opaque kcs_adapter of the ABI. Members are declared
+// in the order they are needed, so destruction releases kernels and buffers
+// before the queue and the context.
+struct kcs_adapter {
+    kcs::opencl::Options options;
+    kcs::opencl::DeviceDescription device;
+    kcs::opencl::Context context;
+    kcs::opencl::Queue queue;
+    std::unique_ptr<kcs::opencl::DeviceBuffers> buffers;
+    std::unique_ptr<kcs::opencl::ProgramLibrary> programs;
+    std::unique_ptr<kcs::opencl::Execution> execution;
+    std::string notes;       // info() strings, valid until close
+    std::string last_error;  // about the last failed call; "" before any
+
+    ~kcs_adapter() {
+        // Kernels and scratch memory first, then buffers, then the queue and context.
+        execution.reset();
+        programs.reset();
+        buffers.reset();
+        queue.reset();
+        context.reset();
+    }
+};
+
+namespace kcs::opencl {
+
+namespace {
+
+// The message of the last failed open on this thread: open has no instance.
+thread_local std::string open_error;
+
+kcs_status record(std::string& last_error, kcs_status status, const char* message) noexcept {
+    try {
+        last_error = message;
+    } catch (...) {
+        last_error.clear();
+    }
+    return status;
+}
+
+// Runs the body of one ABI call; an AdapterFailure becomes its status and
+// last error, and nothing else escapes either.
+template <class Body>
+kcs_status guarded(std::string& last_error, Body&& body) noexcept {
+    try {
+        body();
+        return KCS_OK;
+    } catch (const AdapterFailure& failure) {
+        return record(last_error, failure.status(), failure.what());
+    } catch (const std::bad_alloc&) {
+        return record(last_error, KCS_OUT_OF_MEMORY, "out of host memory");
+    } catch (const std::exception& e) {
+        return record(last_error, KCS_INTERNAL_ERROR, e.what());
+    } catch (...) {
+        return record(last_error, KCS_INTERNAL_ERROR, "unknown exception");
+    }
+}
+
+std::unique_ptr<kcs_adapter> create(const char* const* option_strings, std::uint32_t option_count) {
+    auto adapter = std::make_unique<kcs_adapter>();
+    adapter->options = parse_options(option_strings, option_count);
+    const SelectedDevice selected = select_device(adapter->options);
+    adapter->device = describe_device(selected);
+    cl_int error = CL_SUCCESS;
+    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                                reinterpret_cast<cl_context_properties>(selected.platform), 0};
+    adapter->context = Context(clCreateContext(properties, 1, &selected.device, nullptr, nullptr, &error));
+    check_cl(error, "clCreateContext");
+    adapter->queue = Queue(clCreateCommandQueue(adapter->context.get(), selected.device, 0, &error));
+    check_cl(error, "clCreateCommandQueue");
+    adapter->buffers = std::make_unique<DeviceBuffers>(adapter->context.get(), adapter->queue.get(),
+                                                       adapter->device.max_alloc_bytes);
+    std::optional<ProgramCache> cache;
+    if (adapter->options.cache_dir) cache.emplace(*adapter->options.cache_dir);
+    adapter->programs = std::make_unique<ProgramLibrary>(adapter->context.get(), selected.device, adapter->device,
+                                                         adapter->options.build_options, std::move(cache));
+    const std::size_t local_size =
+        adapter->options.local_size ? adapter->options.local_size : kDefaultReductionLocalSize;
+    adapter->execution = std::make_unique<Execution>(adapter->context.get(), adapter->queue.get(), *adapter->buffers,
+                                                     *adapter->programs, adapter->device, local_size);
+    adapter->notes = notes_of(adapter->device, adapter->options, local_size);
+    return adapter;
+}
+
+kcs_status open(const char* const* options, std::uint32_t option_count, kcs_adapter** out) {
+    return guarded(open_error, [&] {
+        if (!out) invalid("open: out is NULL");
+        *out = nullptr;
+        *out = create(options, option_count).release();
+    });
+}
+
+void close(kcs_adapter* adapter) { delete adapter; }
+
+kcs_status info(kcs_adapter* adapter, kcs_info* out) {
+    if (!adapter) return KCS_INVALID_ARGUMENT;
+    return guarded(adapter->last_error, [&] {
+        if (!out) invalid("info: out is NULL");
+        if (out->struct_size == 0) invalid("info: kcs_info.struct_size is not set");
+        // A harness built against an older, shorter kcs_info gets the
+        // fields its struct has room for.
+        const auto has = [&](std::size_t offset) { return out->struct_size >= offset + sizeof(const char*); };
+        if (has(offsetof(kcs_info, adapter_name))) out->adapter_name = "opencl";
+        if (has(offsetof(kcs_info, adapter_version))) out->adapter_version = KCS_ADAPTER_VERSION;
+        if (has(offsetof(kcs_info, vendor))) out->vendor = adapter->device.vendor.c_str();
+        if (has(offsetof(kcs_info, device))) out->device = adapter->device.name.c_str();
+        if (has(offsetof(kcs_info, driver_version))) out->driver_version = adapter->device.driver_version.c_str();
+        if (has(offsetof(kcs_info, notes))) out->notes = adapter->notes.c_str();
+    });
+}
+
+// The request, checked against its operator: what supports() decides.
+Request checked_request(const kcs_op* op, const Operator*& found) {
+    Request request = parse_request(op);
+    found = &find_operator(request.name);
+    check_contiguous(request);
+    found->check(request);
+    return request;
+}
+
+kcs_status supports(kcs_adapter* adapter, const kcs_op* op) {
+    if (!adapter) return KCS_INVALID_ARGUMENT;
+    return guarded(adapter->last_error, [&] {
+        const Operator* found = nullptr;
+        checked_request(op, found);
+    });
+}
+
+kcs_status alloc(kcs_adapter* adapter, std::uint64_t bytes, kcs_buffer* out) {
+    if (!adapter) return KCS_INVALID_ARGUMENT;
+    return guarded(adapter->last_error, [&] {
+        if (!out) invalid("alloc: out is NULL");
+        *out = adapter->buffers->allocate(bytes);
+    });
+}
+
+kcs_status release(kcs_adapter* adapter, kcs_buffer buffer) {
+    if (!adapter) return KCS_INVALID_ARGUMENT;
+    return guarded(adapter->last_error, [&] { adapter->buffers->release(buffer); });
+}
+
+kcs_status write(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, const void* src, std::uint64_t bytes) {
+    if (!adapter) return KCS_INVALID_ARGUMENT;
+    return guarded(adapter->last_error, [&] { adapter->buffers->write(buffer, offset, src, bytes); });
+}
+
+kcs_status read(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, void* dst, std::uint64_t bytes) {
+    if (!adapter) return KCS_INVALID_ARGUMENT;
+    return guarded(adapter->last_error, [&] { adapter->buffers->read(buffer, offset, dst, bytes); });
+}
+
+kcs_status run(kcs_adapter* adapter, const kcs_op* op) {
+    if (!adapter) return KCS_INVALID_ARGUMENT;
+    return guarded(adapter->last_error, [&] {
+        const Operator* found = nullptr;
+        const Request request = checked_request(op, found);
+        // Whatever happened, the queue is drained before run() returns: no
+        // kernel may still write into a buffer the harness reads next.
+        try {
+            found->run(*adapter->execution, request);
+        } catch (...) {
+            clFinish(adapter->queue.get());
+            throw;
+        }
+        check_cl(clFinish(adapter->queue.get()), "clFinish");
+    });
+}
+
+const char* last_error(kcs_adapter* adapter) { return adapter ? adapter->last_error.c_str() : open_error.c_str(); }
+
+constexpr kcs_adapter_api kApi{
+    KCS_ADAPTER_ABI_VERSION, sizeof(kcs_adapter_api), "opencl", open, close, info, supports, alloc, release,
+    write, read, run, last_error,
+};
+
+}  // namespace
+
+}  // namespace kcs::opencl
+
+extern "C" KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t requested_abi_version) {
+    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &kcs::opencl::kApi : nullptr;
+}

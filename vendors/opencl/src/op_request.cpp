@@ -1,0 +1,159 @@
+#include "op_request.hpp"
+
+#include "failure.hpp"
+
+namespace kcs::opencl {
+
+namespace {
+
+// Larger tensors are refused before any size arithmetic can overflow.
+constexpr std::uint64_t kMaxTensorBytes = std::uint64_t{1} << 56;
+
+Dtype dtype_of(kcs_dtype dtype, const std::string& what) {
+    switch (dtype) {
+        case KCS_DTYPE_F32: return Dtype::f32;
+        case KCS_DTYPE_F16: return Dtype::f16;
+        case KCS_DTYPE_BF16: return Dtype::bf16;
+        case KCS_DTYPE_F64: return Dtype::f64;
+        case KCS_DTYPE_I8: return Dtype::i8;
+        case KCS_DTYPE_I32: return Dtype::i32;
+        case KCS_DTYPE_I64: return Dtype::i64;
+        case KCS_DTYPE_U8: return Dtype::u8;
+        default: invalid(what + ": unknown dtype " + std::to_string(dtype));
+    }
+}
+
+TensorRef parse_tensor(const kcs_tensor& tensor, const std::string& what) {
+    TensorRef ref;
+    ref.buffer = tensor.buffer;
+    ref.offset = tensor.offset;
+    ref.dtype = dtype_of(tensor.dtype, what);
+    if (tensor.rank > KCS_MAX_RANK)
+        invalid(what + ": rank " + std::to_string(tensor.rank) + " is above KCS_MAX_RANK (" +
+                std::to_string(KCS_MAX_RANK) + ")");
+    // Bounded with every zero extent counted as 1, so that no partial
+    // product of the extents overflows either.
+    std::uint64_t bytes = size_of(ref.dtype);
+    for (std::uint32_t d = 0; d < tensor.rank; ++d) {
+        const std::int64_t extent = tensor.shape[d];
+        if (extent < 0) invalid(what + ": negative extent in dimension " + std::to_string(d));
+        const auto factor = static_cast<std::uint64_t>(extent > 0 ? extent : 1);
+        if (factor > kMaxTensorBytes / bytes) invalid(what + ": too many elements");
+        bytes *= factor;
+    }
+    ref.shape.assign(tensor.shape, tensor.shape + tensor.rank);
+    ref.strides.assign(tensor.strides, tensor.strides + tensor.rank);
+    return ref;
+}
+
+std::vector<TensorRef> parse_tensors(const kcs_tensor* tensors, std::uint32_t count, const char* list) {
+    if (count > 0 && !tensors) invalid(std::string(list) + " is NULL with a nonzero count");
+    std::vector<TensorRef> refs;
+    for (std::uint32_t i = 0; i < count; ++i)
+        refs.push_back(parse_tensor(tensors[i], std::string(list) + "[" + std::to_string(i) + "]"));
+    return refs;
+}
+
+void parse_attribute(const kcs_attribute& attribute, std::size_t index, Request& request) {
+    if (!attribute.name) invalid("attributes[" + std::to_string(index) + "] has no name");
+    const std::string name = attribute.name;
+    AttributeValue value;
+    switch (attribute.type) {
+        case KCS_ATTR_BOOL: value = attribute.int_value != 0; break;
+        case KCS_ATTR_INT: value = attribute.int_value; break;
+        case KCS_ATTR_FLOAT: value = attribute.float_value; break;
+        case KCS_ATTR_STRING:
+            if (!attribute.string_value) invalid("attribute '" + name + "' has a NULL string");
+            value = std::string(attribute.string_value);
+            break;
+        default: invalid("attribute '" + name + "' has unknown type " + std::to_string(attribute.type));
+    }
+    if (!request.attributes.emplace(name, std::move(value)).second)
+        invalid("attribute '" + name + "' is given twice");
+}
+
+}  // namespace
+
+std::uint64_t size_of(Dtype dtype) {
+    switch (dtype) {
+        case Dtype::f64: case Dtype::i64: return 8;
+        case Dtype::f32: case Dtype::i32: return 4;
+        case Dtype::f16: case Dtype::bf16: return 2;
+        case Dtype::i8: case Dtype::u8: return 1;
+    }
+    return 1;
+}
+
+const char* name_of(Dtype dtype) {
+    switch (dtype) {
+        case Dtype::f32: return "f32";
+        case Dtype::f16: return "f16";
+        case Dtype::bf16: return "bf16";
+        case Dtype::f64: return "f64";
+        case Dtype::i8: return "i8";
+        case Dtype::i32: return "i32";
+        case Dtype::i64: return "i64";
+        case Dtype::u8: return "u8";
+    }
+    return "?";
+}
+
+std::uint64_t TensorRef::elements() const {
+    std::uint64_t n = 1;
+    for (const auto extent : shape) n *= static_cast<std::uint64_t>(extent);
+    return n;
+}
+
+bool TensorRef::contiguous() const {
+    if (strides.size() != shape.size()) return false;
+    std::int64_t expected = 1;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        if (shape[d] != 1 && strides[d] != expected) return false;
+        expected *= shape[d];
+    }
+    return true;
+}
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+    std::string text = "[";
+    for (std::size_t d = 0; d < shape.size(); ++d) text.append(d ? ", " : "").append(std::to_string(shape[d]));
+    return text + "]";
+}
+
+bool Request::flag(const std::string& attribute, bool fallback) const {
+    const auto it = attributes.find(attribute);
+    if (it == attributes.end()) return fallback;
+    if (const auto* b = std::get_if<bool>(&it->second)) return *b;
+    if (const auto* i = std::get_if<std::int64_t>(&it->second)) return *i != 0;
+    return fallback;
+}
+
+double Request::number(const std::string& attribute, double fallback) const {
+    const auto it = attributes.find(attribute);
+    if (it == attributes.end()) return fallback;
+    if (const auto* d = std::get_if<double>(&it->second)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&it->second)) return static_cast<double>(*i);
+    return fallback;
+}
+
+Request parse_request(const kcs_op* op) {
+    if (!op) invalid("op is NULL");
+    if (op->struct_size < sizeof(kcs_op))
+        invalid("kcs_op.struct_size " + std::to_string(op->struct_size) + " is smaller than the ABI v1 kcs_op (" +
+                std::to_string(sizeof(kcs_op)) + ")");
+    if (!op->name) invalid("op has no name");
+    Request request;
+    request.name = op->name;
+    request.function = op->function ? op->function : "";
+    if (op->accumulate != 0) {
+        request.has_accumulate = true;
+        request.accumulate = dtype_of(op->accumulate, "accumulate");
+    }
+    if (op->attribute_count > 0 && !op->attributes) invalid("attributes is NULL with a nonzero count");
+    for (std::uint32_t i = 0; i < op->attribute_count; ++i) parse_attribute(op->attributes[i], i, request);
+    request.inputs = parse_tensors(op->inputs, op->input_count, "inputs");
+    request.outputs = parse_tensors(op->outputs, op->output_count, "outputs");
+    return request;
+}
+
+}  // namespace kcs::opencl
