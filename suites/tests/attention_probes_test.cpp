@@ -96,5 +96,38 @@ TEST(AttentionProbes, BoundedPathDependencePassesReferenceCpu) {
     for (const auto& config : kConfigs) expect_pass(instance_id("C-ORD-01", config, "k-sweep"));
 }
 
+TEST(AttentionProbes, SubnormalHandlingPassesReferenceCpu) {
+    for (const char* profile : {"core", "strict"})
+        for (const auto& config : kConfigs) {
+            const std::string id = instance_id("C-CMP-02", config, "default");
+            SCOPED_TRACE(id + " under " + profile);
+            const auto run = run_instance(id, "reference-cpu", "", "smoke", profile);
+            EXPECT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
+        }
+}
+
+// ftz-daz flushes attention's loads and stores (reference/kernels
+// element_access); every configuration has output-side probes (exp of the
+// scores below the output's smallest normal), so the signature is ftz.
+TEST(AttentionProbes, SubnormalHandlingCatchesFlushToZero) {
+    for (const auto& config : kConfigs) expect_fail(instance_id("C-CMP-02", config, "default"), "ftz-daz", "ftz");
+}
+
+// Under subnormals: flush (allowed by core) every distinguishing element
+// must be flushed: ftz-daz keeps the claim on all of them, in every batch,
+// and reference-cpu, which honours subnormals, breaks it (mixed-flush).
+TEST(AttentionProbes, SubnormalHandlingHoldsTheFlushClaim) {
+    for (const auto& config : kConfigs) {
+        const std::string id = instance_id("C-CMP-02", config, "default");
+        SCOPED_TRACE(id);
+        const auto flushing = run_instance(id, "calibration", "ftz-daz", "smoke", "core", {{"subnormals", "flush"}});
+        EXPECT_EQ(flushing.verdict, harness::Verdict::pass) << describe(flushing.result);
+        for (const auto& c : flushing.result.cases) EXPECT_GT(c.result.evidence.details["distinguishing"], 0);
+        const auto honouring = run_instance(id, "reference-cpu", "", "smoke", "core", {{"subnormals", "flush"}});
+        ASSERT_EQ(honouring.verdict, harness::Verdict::fail) << describe(honouring.result);
+        for (const auto& c : honouring.result.cases) EXPECT_EQ(c.result.signature, "mixed-flush");
+    }
+}
+
 }  // namespace
 }  // namespace kcs::suites::testing
