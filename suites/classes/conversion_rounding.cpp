@@ -19,6 +19,7 @@
 
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
+#include "store_judging.hpp"
 #include "kcs/reference/bounds.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/layernorm_oracle.hpp"
@@ -39,78 +40,6 @@ namespace {
 
 using namespace exactness;
 using harness::HostTensor;
-
-// ---------------------------------------------------------------- kind (a)
-
-// A sum of two values of one sign whose exact value is a tie of a target
-// dtype, next to one, or at its overflow threshold. Two addends, not more:
-// the stored value then depends on one addition and the store alone, so a
-// kernel whose accumulator (or split partial sums) is narrower than f32 but
-// at least as wide as the output still rounds once, correctly, and every
-// mismatch is the store's. With more addends a narrow accumulator rounds a
-// partial sum first and shows as a wrong rounding here, which is C-PRC-01's
-// violation (and C-ORD-01's for split partials), not this class's.
-struct TieSum {
-    std::string name;
-    std::vector<double> addends;
-};
-
-// The ties and boundaries of target dtype G (precision p): 1 + 2^-p is the
-// tie between 1 and 1 + 2^(1-p) (even below), (1 + 2^(1-p)) + 2^-p the tie
-// between an odd value and the even one above; the neighbours of 2^-p put
-// the sum one step of the addend either side of the tie; max_G + 2^(emax-p)
-// is the overflow threshold (2 - 2^-p) 2^emax, which rounds to infinity.
-std::vector<TieSum> tie_sums_of(ref::Format target) {
-    const auto& g = ref::info(target);
-    const int p = g.precision;
-    const double half = std::ldexp(1.0, -p);                       // half an ulp of 1
-    const double odd = 1 + std::ldexp(1.0, 1 - p);                 // 1 + 1 ulp: odd last bit
-    const double above = half + std::ldexp(1.0, 1 - 2 * p);        // the next G value above 2^-p
-    const double below = half - std::ldexp(1.0, -2 * p);           // the G value below 2^-p
-    const double top_half = std::ldexp(1.0, g.exponent_bias - p);  // half an ulp of max_G
-    const std::string t(ref::to_string(target));
-    std::vector<TieSum> ties{
-        {t + " tie above an even value", {1, half}},   {t + " tie above an odd value", {odd, half}},
-        {t + " just above the even tie", {1, above}},  {t + " just below the even tie", {1, below}},
-        {t + " just above the odd tie", {odd, above}}, {t + " just below the odd tie", {odd, below}},
-    };
-    // The same ties p + 1 binades higher, among integers (spacing 4, ties at odd multiples of 2).
-    const int lift = p + 1;
-    const std::size_t base = ties.size();
-    for (std::size_t i = 0; i < base; ++i) {
-        TieSum lifted{ties[i].name + " x 2^" + std::to_string(lift), ties[i].addends};
-        for (double& a : lifted.addends) a = std::ldexp(a, lift);
-        ties.push_back(std::move(lifted));
-    }
-    ties.push_back({t + " overflow threshold (rounds to inf)", {g.max_finite, top_half}});
-    ties.push_back({t + " below the overflow threshold", {g.max_finite, top_half / 2}});
-    ties.push_back({t + " above the overflow threshold", {g.max_finite, top_half * 1.5}});
-    return ties;
-}
-
-bool normal_value_of(ref::Format format, double v) {
-    return ref::round_to(format, v) == v && std::fabs(v) >= ref::info(format).min_normal &&
-           std::fabs(v) <= ref::info(format).max_finite;
-}
-
-// The tie sums of both narrow targets whose addends are normal values of
-// the input dtype, each with every addend positive and again negative. For
-// an f32 output they check that the widening of the inputs and the store
-// are exact.
-std::vector<TieSum> tie_sums(ref::Format in) {
-    std::vector<TieSum> out;
-    for (const ref::Format target : {ref::Format::f16, ref::Format::bf16}) {
-        for (auto& s : tie_sums_of(target)) {
-            if (!std::all_of(s.addends.begin(), s.addends.end(), [&](double a) { return normal_value_of(in, a); }))
-                continue;
-            TieSum negative{"-(" + s.name + ")", s.addends};
-            for (double& a : negative.addends) a = -a;
-            out.push_back(std::move(s));
-            out.push_back(std::move(negative));
-        }
-    }
-    return out;
-}
 
 // Rows of a prime length past common vector widths, so that a kernel's
 // vector body and its scalar tail both receive addends; the rest is +0.
@@ -137,110 +66,6 @@ void require_exact(std::span<const double> terms, const std::string& what) {
     if (!exact_in_f32_any_order(terms))
         throw std::logic_error("C-PRC-04 probe construction: " + what + " is not exact in f32 in every order");
 }
-
-// ---------------------------------------------------------------- judging
-
-struct StoreRecord {
-    std::size_t index = 0;  // output element
-    std::string probe;      // tie sum name or sampled data set
-    double value = 0;       // the value stored: exact (a), y* (b)
-    std::uint32_t expected = 0;
-    std::uint32_t got = 0;
-    double width = 0;  // (b): E widened by the oracle's error; 0 for (a)
-    StoreMismatch kind = StoreMismatch::none;
-    std::vector<std::string> inputs;
-};
-
-StoreRecord store(std::size_t index, std::string probe, double value, ref::Format out, std::uint32_t got,
-                  double width = 0) {
-    StoreRecord r;
-    r.index = index;
-    r.probe = std::move(probe);
-    r.value = value;
-    r.expected = rne_bits(out, value);
-    r.got = got;
-    r.width = width;
-    return r;
-}
-
-class StoreTally {
-public:
-    explicit StoreTally(ref::Format out) : out_(out) {}
-
-    // Judges one store. Returns the kept record when it is the first mismatch
-    // of its kind (the caller then adds its inputs to the evidence), else null.
-    StoreRecord* judge(StoreRecord record, bool exact_value) {
-        record.kind = exact_value ? judge_exact_store(out_, record.value, record.got)
-                                  : judge_store_near(out_, record.expected, record.got);
-        ++checked_;
-        if (record.kind == StoreMismatch::none) return nullptr;
-        ++mismatches_;
-        ++by_kind_[std::string(to_string(record.kind))];
-        kinds_.insert(record.kind);
-        if (first_.contains(record.kind)) return nullptr;
-        return &(first_[record.kind] = std::move(record));
-    }
-
-    std::size_t checked() const { return checked_; }
-
-    harness::CaseResult verdict(const harness::Instance& instance, spec::Json details) const {
-        harness::Evidence e;
-        e.figure_name = "stores differing from RN_out";
-        e.figure = static_cast<double>(mismatches_);
-        e.bound = 0;
-        details["bound"] = cite(*instance.contract);
-        details["checked"] = checked_;
-        details["mismatches_by_kind"] = by_kind_;
-        e.details = std::move(details);
-        if (mismatches_ == 0)
-            return passed(std::to_string(checked_) + " stores equal RN_out bit for bit", std::move(e));
-        const std::string signature = rounding_signature(kinds_);
-        const StoreRecord& w = worst_for(signature);
-        e.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
-                                        w.inputs,
-                                        w.value,
-                                        ref::decode(out_, w.got),
-                                        hex(out_, w.got),
-                                        std::fabs(ref::decode(out_, w.got) - ref::decode(out_, w.expected)),
-                                        0};
-        e.details["worst"] = {{"probe", w.probe},
-                              {"kind", to_string(w.kind)},
-                              {"expected_bits", hex(out_, w.expected)},
-                              {"got_bits", hex(out_, w.got)},
-                              {"value_hex", hexfloat(w.value)},
-                              {"clearance_width", w.width}};
-        return failed(instance, signature,
-                      std::to_string(mismatches_) + " of " + std::to_string(checked_) + " stores differ from RN_out (" +
-                          std::string(to_string(w.kind)) + ", e.g. " + w.probe + ": expected " + hex(out_, w.expected) +
-                          ", got " + hex(out_, w.got) + ")",
-                      std::move(e));
-    }
-
-private:
-    static std::string hexfloat(double v) {
-        char text[40];
-        std::snprintf(text, sizeof text, "%a", v);
-        return text;
-    }
-
-    // The element that shows the signature: its defining kind first.
-    const StoreRecord& worst_for(const std::string& signature) const {
-        const StoreMismatch preferred = signature == "truncation"            ? StoreMismatch::toward_zero
-                                        : signature == "ties-away"           ? StoreMismatch::away_at_tie
-                                        : signature == "overflow-saturation" ? StoreMismatch::saturation
-                                        : signature == "nan-to-inf"          ? StoreMismatch::nan_to_inf
-                                                                             : StoreMismatch::other;
-        const auto it = first_.find(preferred);
-        return it != first_.end() ? it->second : first_.begin()->second;
-    }
-
-    ref::Format out_;
-    std::size_t checked_ = 0;
-    std::size_t mismatches_ = 0;
-    std::map<std::string, std::size_t> by_kind_;
-    std::set<StoreMismatch> kinds_;
-    std::map<StoreMismatch, StoreRecord> first_;
-};
 
 // ---------------------------------------------------------------- kind (a) per operator
 

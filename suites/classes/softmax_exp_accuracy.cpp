@@ -38,23 +38,6 @@ std::pair<std::int64_t, std::int64_t> logit_patterns(ref::Format in) {
     return {ref::encode(in, top), ref::encode(in, value_at_or_below(in, kLowestLogit))};
 }
 
-spec::Json binade_record(const UlpTally& tally) {
-    spec::Json out = spec::Json::array();
-    for (const auto& [key, error] : tally.core_binades())
-        out.push_back({{"sign", key.first < 0 ? "-" : "+"}, {"binade", key.second}, {"max_ulp_error", error}});
-    return out;
-}
-
-spec::Json subdomain_record(const UlpTally& tally) {
-    spec::Json out = spec::Json::object();
-    for (const auto s :
-         {UlpSubdomain::underflow, UlpSubdomain::overflow_edge, UlpSubdomain::small_argument, UlpSubdomain::core}) {
-        const auto& w = tally.worst(s);
-        if (w.seen) out[std::string(to_string(s))] = {{"max_ulp_error", w.error}, {"index", w.index}, {"x", w.x}};
-    }
-    return out;
-}
-
 }  // namespace
 
 std::int64_t exp_probe_rows(std::int64_t samples) { return (samples + kRowLength - 2) / (kRowLength - 1); }
@@ -108,7 +91,7 @@ harness::CaseResult judge_exp_probabilities(harness::ProbeContext& context, cons
                  {"outputs", x_values.size()},
                  {"elements_over_bound", tally.failed()},
                  {"subdomains", subdomain_record(tally)},
-                 {"core_binades", binade_record(tally)},
+                 {"core_binades", core_binade_record(tally)},
                  {"worst_input", hex(f.in, bits_at(x, w.index))}};
     const std::string signature = approximation_signature(tally);
     if (signature.empty())

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../classes/attention_probes.hpp"
+#include "../classes/accuracy_probes.hpp"
 #include "../classes/exactness_probes.hpp"
 #include "../classes/norm_probes.hpp"
 #include "../classes/ordering_probes.hpp"
@@ -106,6 +107,12 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-03", "elementwise", contraction_elementwise},
         {"C-CMP-03", "unary", contraction_unary},
         // end of pointwise probes
+        // accuracy probes (pointwise operators, chunked sweeps)
+        {"C-CMP-01", "unary", unary_accuracy},
+        {"C-PRC-04", "cast", cast_rounding},
+        {"C-PRC-04", "unary", unary_rounding},
+        {"C-PRC-04", "elementwise", elementwise_rounding},
+        // end of accuracy probes
     };
     return all;
 }

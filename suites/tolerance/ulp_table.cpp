@@ -76,6 +76,36 @@ void UlpTally::add(std::size_t index, double x, UlpSubdomain subdomain, double e
     }
 }
 
+void UlpTally::merge(const UlpTally& other) {
+    failed_ += other.failed_;
+    const auto keep = [](Worst& mine, const Worst& theirs) {
+        if (theirs.seen && (!mine.seen || theirs.error > mine.error)) mine = theirs;
+    };
+    keep(worst_, other.worst_);
+    for (std::size_t s = 0; s < kUlpSubdomains; ++s) keep(by_subdomain_[s], other.by_subdomain_[s]);
+    for (const auto& [binade, error] : other.core_binades_) {
+        auto [it, inserted] = core_binades_.try_emplace(binade, error);
+        if (!inserted) it->second = std::max(it->second, error);
+    }
+}
+
+spec::Json subdomain_record(const UlpTally& tally) {
+    spec::Json out = spec::Json::object();
+    for (const auto s :
+         {UlpSubdomain::underflow, UlpSubdomain::overflow_edge, UlpSubdomain::small_argument, UlpSubdomain::core}) {
+        const auto& w = tally.worst(s);
+        if (w.seen) out[std::string(to_string(s))] = {{"max_ulp_error", w.error}, {"index", w.index}, {"x", w.x}};
+    }
+    return out;
+}
+
+spec::Json core_binade_record(const UlpTally& tally) {
+    spec::Json out = spec::Json::array();
+    for (const auto& [key, error] : tally.core_binades())
+        out.push_back({{"sign", key.first < 0 ? "-" : "+"}, {"binade", key.second}, {"max_ulp_error", error}});
+    return out;
+}
+
 namespace {
 
 // The largest core err per binade of |x|, both signs together.

@@ -62,6 +62,10 @@ public:
     explicit UlpTally(double bound) : bound_(bound) {}
 
     void add(std::size_t index, double x, UlpSubdomain subdomain, double error);
+    // Folds in the record of other elements (a sweep judges slices of its
+    // domain on several threads). On equal errors the worst already held
+    // stays, so merging slices in index order keeps the lowest index.
+    void merge(const UlpTally& other);
 
     double bound() const { return bound_; }
     std::size_t failed() const { return failed_; }  // elements with err > bound (NaN err included)
@@ -77,6 +81,11 @@ private:
     std::array<Worst, kUlpSubdomains> by_subdomain_{};
     std::map<std::pair<int, int>, double> core_binades_;
 };
+
+// The evidence records of a tally: per sub-domain {max_ulp_error, index, x}
+// and the core's per-binade maxima [{sign, binade, max_ulp_error}].
+spec::Json subdomain_record(const UlpTally& tally);
+spec::Json core_binade_record(const UlpTally& tally);
 
 // The growth factor per binade of |x| that marks C-CMP-01's argument-growth
 // ("at least 1.5-fold per binade ... from the first failing binade on").

@@ -132,6 +132,7 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
                     i.function = function;
                     i.variant = variant;
                     i.parameters = parameters;
+                    i.depth = request.depth->id;
                     i.requirement = requirement;
                     i.not_applicable_reason = not_applicable_reason(*contract, requirement, config, request.claims);
                     i.applicable = i.not_applicable_reason.empty();

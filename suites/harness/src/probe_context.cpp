@@ -2,6 +2,10 @@
 // and of the integrity protocol become verdicts.
 #include "kcs/harness/probe.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 namespace kcs::harness {
 
 namespace {
@@ -54,6 +58,21 @@ GuardedRun ProbeContext::run_for_status(const Invocation& invocation) {
         run.call.outcome == host::CallOutcome::invalid_status || run.call.outcome == host::CallOutcome::stale_buffer)
         throw CaseStop{call_failure(run.call)};
     return run;
+}
+
+void ProbeContext::progress(std::string_view what, std::uint64_t done, std::uint64_t total) {
+    static const bool terminal = isatty(STDERR_FILENO) == 1;
+    if (!terminal || total == 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done == 0 || progress_start_ == std::chrono::steady_clock::time_point{}) progress_start_ = now;
+    const bool finished = done >= total;
+    if (!finished && now - progress_shown_ < std::chrono::seconds(1)) return;
+    progress_shown_ = now;
+    const double seconds = std::chrono::duration<double>(now - progress_start_).count();
+    std::fprintf(stderr, "\r%.*s: %3.0f%% (%.2g of %.2g), %.0f s%s", static_cast<int>(what.size()), what.data(),
+                 100.0 * static_cast<double>(done) / static_cast<double>(total), static_cast<double>(done),
+                 static_cast<double>(total), seconds, finished ? "\n" : "");
+    std::fflush(stderr);
 }
 
 std::vector<HostTensor> ProbeContext::run(const Invocation& invocation) {

@@ -22,6 +22,7 @@ struct Instance {
     std::optional<std::string> function;  // the member of a family (unary.exp)
     std::string variant;                  // "<first list parameter>-sweep" or "default"
     spec::Json parameters;                // parameter name -> value at the plan's depth
+    std::string depth;                    // the plan's depth id: a probe sweeps exhaustively at full
     std::string requirement;              // the profile's: required | if_claimed
     // NOT_APPLICABLE instances stay in the plan, with the reason, so that a
     // report accounts for every instance of the profile.

@@ -50,6 +50,13 @@ public:
     // Time spent inside adapter calls by this context's runs so far.
     std::chrono::nanoseconds adapter_time() const { return adapter_time_; }
 
+    // Progress of a long probe (an exhaustive sweep): `done` of `total`
+    // elements of `what`, e.g. "C-CMP-01 unary.exp f32: 37% (1.6e9 of
+    // 4.3e9), 41 s". Shown on stderr, rewriting one line at most about once
+    // a second (and once at done == total), only when stderr is a terminal;
+    // otherwise it does nothing. Never part of a result.
+    void progress(std::string_view what, std::uint64_t done, std::uint64_t total);
+
 private:
     const Instance& instance_;
     const spec::Catalog& catalog_;
@@ -57,6 +64,7 @@ private:
     std::uint64_t seed_;
     GuardedDevice& device_;
     std::chrono::nanoseconds adapter_time_{0};
+    std::chrono::steady_clock::time_point progress_start_{}, progress_shown_{};
 };
 
 using Probe = CaseResult (*)(ProbeContext& context);

@@ -1,0 +1,95 @@
+// What the C-PRC-04 probes (spec/v1/classes/C-PRC-04.yaml) share, whatever
+// the operator: the tie sums of kind (a), and the tally that judges stores
+// by the bitwise_rne model, classifies each mismatch and turns the case
+// into a verdict with its signature. conversion_rounding.cpp (matmul,
+// reduce_sum, softmax), cast_rounding.cpp and pointwise_rounding.cpp use them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kcs/harness/probe.hpp"
+#include "kcs/reference/formats.hpp"
+#include "../tolerance/bitwise_rne.hpp"
+
+namespace kcs::suites {
+
+// A sum of two values of one sign whose exact value is a tie of a target
+// dtype, next to one, or at its overflow threshold. Two addends, not more:
+// the stored value then depends on one addition and the store alone, so a
+// kernel whose accumulator (or split partial sums) is narrower than f32 but
+// at least as wide as the output still rounds once, correctly, and every
+// mismatch is the store's. With more addends a narrow accumulator rounds a
+// partial sum first and shows as a wrong rounding here, which is C-PRC-01's
+// violation (and C-ORD-01's for split partials), not this class's.
+struct TieSum {
+    std::string name;
+    std::vector<double> addends;
+};
+
+// The ties and boundaries of target dtype G (precision p): 1 + 2^-p is the
+// tie between 1 and 1 + 2^(1-p) (even below), (1 + 2^(1-p)) + 2^-p the tie
+// between an odd value and the even one above; the neighbours of 2^-p put
+// the sum one step of the addend either side of the tie; max_G + 2^(emax-p)
+// is the overflow threshold (2 - 2^-p) 2^emax, which rounds to infinity.
+std::vector<TieSum> tie_sums_of(ref::Format target);
+
+// The tie sums of both narrow targets whose addends are normal values of
+// the input dtype, each with every addend positive and again negative. For
+// an f32 output they check that the widening of the inputs and the store
+// are exact.
+std::vector<TieSum> tie_sums(ref::Format in);
+
+struct StoreRecord {
+    std::size_t index = 0;  // output element
+    std::string probe;      // tie sum name or sampled data set
+    double value = 0;       // the value stored: exact (a), y* (b)
+    std::uint32_t expected = 0;
+    std::uint32_t got = 0;
+    double width = 0;  // (b): E widened by the oracle's error; 0 for (a)
+    StoreMismatch kind = StoreMismatch::none;
+    std::vector<std::string> inputs;
+};
+
+// The record of one store, its expected bits RN_out(value).
+StoreRecord store(std::size_t index, std::string probe, double value, ref::Format out, std::uint32_t got,
+                  double width = 0);
+
+class StoreTally {
+public:
+    explicit StoreTally(ref::Format out) : out_(out) {}
+
+    // Judges one store. Returns the kept record when it is the first mismatch
+    // of its kind (the caller then adds its inputs to the evidence), else null.
+    StoreRecord* judge(StoreRecord record, bool exact_value);
+
+    // Stores found equal to RN_out by a faster comparison (a sweep's bitwise
+    // check of whole blocks), counted without a record.
+    void add_matches(std::size_t count) { checked_ += count; }
+
+    // Folds in another tally of the same output dtype (a sweep's slices, in
+    // index order: the first mismatch of each kind already held stays).
+    void merge(const StoreTally& other);
+
+    std::size_t checked() const { return checked_; }
+    std::size_t mismatches() const { return mismatches_; }
+
+    harness::CaseResult verdict(const harness::Instance& instance, spec::Json details) const;
+
+private:
+    // The element that shows the signature: its defining kind first.
+    const StoreRecord& worst_for(const std::string& signature) const;
+
+    ref::Format out_;
+    std::size_t checked_ = 0;
+    std::size_t mismatches_ = 0;
+    std::map<std::string, std::size_t> by_kind_;
+    std::set<StoreMismatch> kinds_;
+    std::map<StoreMismatch, StoreRecord> first_;
+};
+
+}  // namespace kcs::suites

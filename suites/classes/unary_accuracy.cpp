@@ -1,0 +1,242 @@
+// C-CMP-01 Approximation accuracy (spec/v1/classes/C-CMP-01.yaml) for the
+// unary functions. Every finite pattern of f16 and bf16 at every depth; f32
+// at smoke and quick the protocol's curated edges plus `samples` random
+// patterns (stream 2^16) and `samples` values of uniform(-16, 16) (stream
+// 2^16 + 1), at full every finite pattern. Each output is judged by the
+// ulp_table model against the correctly rounded cr = RN_out(f(x)) of
+// kcs::ref (unary_functions.hpp), the error recorded per sub-domain and per
+// core binade, and a failure named by the signature those records show.
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "accuracy_probes.hpp"
+#include "exactness_common.hpp"
+#include "exhaustive_sweep.hpp"
+#include "kcs/reference/fill.hpp"
+#include "kcs/reference/philox.hpp"
+#include "kcs/reference/special_values.hpp"
+#include "kcs/reference/unary_functions.hpp"
+#include "kcs/suites/operator_io.hpp"
+#include "../tolerance/ulp_table.hpp"
+
+namespace kcs::suites {
+
+namespace {
+
+using namespace exactness;
+using ref::Format;
+using ref::UnaryFunction;
+
+constexpr std::uint32_t kPatternStream = ref::auxiliary_stream(0);  // stream 2^16: integer patterns
+constexpr std::uint32_t kUniformStream = ref::auxiliary_stream(1);  // stream 2^16 + 1: uniform(-16, 16)
+constexpr int kNeighbours = 8;                                      // each side of every curated point
+
+// The inputs C-CMP-01 judges: finite, and not subnormal where a claimed
+// flush excuses subnormal inputs.
+bool in_domain(Format format, std::uint32_t bits, bool flush_claimed) {
+    const auto c = ref::classify(format, bits);
+    if (c == ref::FloatClass::quiet_nan || c == ref::FloatClass::signalling_nan || c == ref::FloatClass::infinite)
+        return false;
+    return !(flush_claimed && c == ref::FloatClass::subnormal);
+}
+
+// Whether f(x) is exactly zero: a zero cr there is no underflow.
+bool exact_zero(UnaryFunction function, double x) {
+    switch (function) {
+        case UnaryFunction::tanh:
+        case UnaryFunction::erf:
+        case UnaryFunction::gelu: return x == 0;
+        case UnaryFunction::log: return x == 1;
+        default: return false;
+    }
+}
+
+// x and its kNeighbours f32 neighbours each side.
+void add_neighbourhood(std::vector<std::uint32_t>& out, double x) {
+    // Within one sign, consecutive patterns are consecutive values; patterns
+    // past the sign's end (NaNs, or the other sign's) are filtered later.
+    const std::int64_t centre = ref::encode(Format::f32, x);
+    for (std::int64_t p = centre - kNeighbours; p <= centre + kNeighbours; ++p)
+        if (p >= 0 && p <= 0xFFFFFFFF) out.push_back(static_cast<std::uint32_t>(p));
+}
+
+// C-CMP-01's curated f32 inputs: the finite special values; for exp the
+// overflow threshold, the start of the subnormal results and the underflow
+// to zero with their neighbours, and RN(k ln2), RN((k + 1/2) ln2) over exp's
+// finite range; for every function 1 +- 8 ulp and the neighbours of the
+// usual switch points 2^-5, 0.5, 1, 2, 4, 9 (of both signs).
+std::vector<std::uint32_t> curated_f32(UnaryFunction function) {
+    std::vector<std::uint32_t> out;
+    for (const auto& v : ref::special_values(Format::f32)) out.push_back(v.bits);
+    if (function == UnaryFunction::exp) {
+        const auto& f = ref::info(Format::f32);
+        const double ln2 = std::numbers::ln2;
+        add_neighbourhood(out, std::log(f.max_finite));                     // overflow threshold
+        add_neighbourhood(out, (1 - f.exponent_bias) * ln2);                // results turn subnormal (2^-126)
+        add_neighbourhood(out, (std::log2(f.min_subnormal) - 1) * ln2);     // underflow to zero (2^-150)
+        const int lowest = static_cast<int>(std::log2(f.min_subnormal)) - 1;  // -150
+        for (int k = lowest; k <= f.exponent_bias; ++k) {
+            out.push_back(ref::encode(Format::f32, k * ln2));
+            out.push_back(ref::encode(Format::f32, (k + 0.5) * ln2));
+        }
+    }
+    for (const double point : {0x1p-5, 0.5, 1.0, 2.0, 4.0, 9.0}) {
+        add_neighbourhood(out, point);
+        add_neighbourhood(out, -point);
+    }
+    return out;
+}
+
+struct F32Inputs {
+    std::vector<std::uint32_t> patterns;
+    std::size_t curated = 0, random_patterns = 0, uniform_values = 0;
+};
+
+// The f32 inputs at smoke and quick, in the order curated, random, uniform.
+F32Inputs sampled_f32(UnaryFunction function, std::uint64_t seed, std::int64_t samples, bool flush_claimed) {
+    F32Inputs in;
+    const auto keep = [&](std::uint32_t bits, std::size_t& count) {
+        if (!in_domain(Format::f32, bits, flush_claimed)) return;
+        in.patterns.push_back(bits);
+        ++count;
+    };
+    for (const std::uint32_t bits : curated_f32(function)) keep(bits, in.curated);
+    const auto n = static_cast<std::size_t>(samples);
+    // Integers in [0, 2^32 - 1]; the non-finite ones are discarded.
+    for (const std::int64_t bits : draw_integers(seed, 0, kPatternStream, 0, n, 0, 0xFFFFFFFFLL))
+        keep(static_cast<std::uint32_t>(bits), in.random_patterns);
+    std::vector<std::uint32_t> uniform(n);
+    ref::fill_bits(Format::f32, ref::Uniform{-16, 16}, ref::TensorStream{seed, 0, kUniformStream}, 0, uniform);
+    for (const std::uint32_t bits : uniform) keep(bits, in.uniform_values);
+    return in;
+}
+
+// The judged record of a sweep: the model's tally, the outputs of the
+// worst element, and how the oracle decided the results.
+struct AccuracyTally {
+    UlpTally ulp;
+    std::uint64_t judged = 0;
+    std::uint32_t worst_x = 0, worst_got = 0, worst_cr = 0;
+    ref::UnaryBatchStats oracle_paths;
+
+    explicit AccuracyTally(double bound) : ulp(bound) {}
+
+    void add(std::size_t index, Format format, UnaryFunction function, std::string_view name, std::uint32_t x_bits,
+             std::uint32_t got, bool flush_claimed) {
+        const ref::UnaryResult cr = ref::correctly_rounded(function, format, x_bits);
+        oracle_paths.add(cr.path);
+        const double x = ref::decode(format, x_bits);
+        const double cr_value = ref::decode(format, cr.bits);
+        const double error = table_error(format, got, cr_value, flush_claimed);
+        const bool worse = !ulp.worst().seen || error > ulp.worst().error;
+        ulp.add(index, x, ulp_subdomain(format, name, x, cr_value, exact_zero(function, x)), error);
+        ++judged;
+        if (worse) {
+            worst_x = x_bits;
+            worst_got = got;
+            worst_cr = cr.bits;
+        }
+    }
+
+    void merge(const AccuracyTally& other) {
+        const bool worse = other.ulp.worst().seen && (!ulp.worst().seen || other.ulp.worst().error > ulp.worst().error);
+        ulp.merge(other.ulp);
+        judged += other.judged;
+        oracle_paths += other.oracle_paths;
+        if (worse) {
+            worst_x = other.worst_x;
+            worst_got = other.worst_got;
+            worst_cr = other.worst_cr;
+        }
+    }
+};
+
+UnaryFunction function_of(const harness::Instance& instance) {
+    const auto function = instance.function ? ref::parse_unary_function(*instance.function) : std::nullopt;
+    if (!function)
+        throw std::invalid_argument(std::string("C-CMP-01 on unary needs one of its functions; instance ")
+                                        .append(instance.id)
+                                        .append(" names ")
+                                        .append(instance.function.value_or("none")));
+    return *function;
+}
+
+}  // namespace
+
+harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
+    const auto& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const UnaryFunction function = function_of(instance);
+    const std::string name(ref::unary_function_name(function));
+    const double bound = ulp_table_entry(instance.contract->tolerance.params, name, f.out_name);
+    const bool flush_claimed = context.claims().at("subnormals") == "flush";
+
+    // f16 and bf16 at every depth and f32 at full: every finite pattern.
+    const bool exhaustive = f.in != Format::f32 || instance.depth == "full";
+    F32Inputs sampled;
+    if (!exhaustive) sampled = sampled_f32(function, context.seed(), context.integer("samples"), flush_claimed);
+    const sweep::EncodingDomain domain = exhaustive ? sweep::finite_patterns(f.in, flush_claimed)
+                                                    : sweep::EncodingDomain::listed(std::move(sampled.patterns));
+    const sweep::ChunkPlan plan(domain.size());
+
+    AccuracyTally total(bound);
+    sweep::run_sweep(context, plan, sweep::sweep_label(instance), [&](const sweep::Chunk& chunk) {
+        const harness::Invocation call = sweep::chunk_invocation(instance, domain, chunk);
+        const auto outputs = context.run(call);
+        const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
+        sweep::judge_in_slices(chunk.count, AccuracyTally(bound), total,
+                               [&](std::size_t begin, std::size_t end, AccuracyTally& tally) {
+                                   for (std::size_t i = begin; i < end; ++i)
+                                       tally.add(chunk.first + i, f.in, function, name, x.at(i), y.at(i),
+                                                 flush_claimed);
+                               });
+    });
+
+    const auto& w = total.ulp.worst();
+    harness::Evidence e;
+    e.figure_name = "max ulp error against cr";
+    e.figure = w.error;
+    e.bound = bound;
+    const std::string x_hex = hex(f.in, total.worst_x);
+    e.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
+                                    {std::string("x[").append(std::to_string(w.index)).append("]=").append(x_hex)},
+                                    ref::decode(f.out, total.worst_cr),
+                                    ref::decode(f.out, total.worst_got),
+                                    hex(f.out, total.worst_got),
+                                    w.error,
+                                    bound};
+    spec::Json inputs = exhaustive ? spec::Json{{"every_finite_pattern", f.in_name}, {"subnormals_left_out", flush_claimed}}
+                                   : spec::Json{{"curated", sampled.curated},
+                                                {"random_patterns", sampled.random_patterns},
+                                                {"uniform_values", sampled.uniform_values}};
+    e.details = {{"bound", cite(*instance.contract)},
+                 {"function", name},
+                 {"inputs", std::move(inputs)},
+                 {"judged", total.judged},
+                 {"chunks", plan.chunks()},
+                 {"elements_over_bound", total.ulp.failed()},
+                 {"subdomains", subdomain_record(total.ulp)},
+                 {"core_binades", core_binade_record(total.ulp)},
+                 {"worst_input", x_hex},
+                 {"expected_bits", hex(f.out, total.worst_cr)},
+                 {"oracle_paths",
+                  {{"special", total.oracle_paths.special},
+                   {"double", total.oracle_paths.double_bound},
+                   {"mpfr", total.oracle_paths.mpfr}}}};
+    const std::string signature = approximation_signature(total.ulp);
+    if (signature.empty())
+        return passed(name + " within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
+                          std::to_string(total.judged) + " inputs",
+                      std::move(e));
+    return failed(instance, signature,
+                  std::to_string(total.ulp.failed()) + " of " + std::to_string(total.judged) + " results exceed " +
+                      std::to_string(static_cast<int>(bound)) + " ulp of cr = RN(" + name + "(x)); worst " +
+                      std::to_string(w.error) + " ulp at x = " + x_hex + " (" +
+                      std::string(to_string(ulp_subdomain(f.out, name, w.x, ref::decode(f.out, total.worst_cr),
+                                                          exact_zero(function, w.x)))) +
+                      ")",
+                  std::move(e));
+}
+
+}  // namespace kcs::suites

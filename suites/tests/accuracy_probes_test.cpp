@@ -1,0 +1,231 @@
+// accuracy probes: the chunked sweep's bookkeeping, then C-CMP-01 on unary
+// and C-PRC-04 on cast, unary and elementwise at depth smoke: PASS on
+// reference-cpu in every function and configuration, FAIL with the
+// catalog's signature on the calibration violators that reach them.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "../classes/exhaustive_sweep.hpp"
+#include "probe_test_support.hpp"
+
+namespace kcs::suites {
+namespace {
+
+using ref::Format;
+
+// ---------------------------------------------------------------- the sweep's bookkeeping
+
+// Every element in exactly one chunk, in order, whatever the sizes.
+TEST(ChunkPlan, CoversTheDomainExactlyOnce) {
+    for (const auto& [size, chunk] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+             {0, 4}, {1, 4}, {10, 3}, {12, 3}, {65536, 1 << 23}, {std::uint64_t{1} << 32, sweep::kDefaultChunkElements}}) {
+        const sweep::ChunkPlan plan(size, chunk);
+        std::uint64_t next = 0;
+        for (std::uint64_t c = 0; c < plan.chunks(); ++c) {
+            const auto k = plan.chunk(c);
+            EXPECT_EQ(k.index, c);
+            EXPECT_EQ(k.first, next) << "size " << size << " chunk " << c;
+            EXPECT_GT(k.count, 0u);
+            EXPECT_LE(k.count, chunk);
+            next = k.first + k.count;
+        }
+        EXPECT_EQ(next, size) << "size " << size;
+        EXPECT_THROW(plan.chunk(plan.chunks()), std::out_of_range);
+    }
+    EXPECT_EQ(sweep::ChunkPlan(std::uint64_t{1} << 32).chunks(), 512u);
+    EXPECT_THROW(sweep::ChunkPlan(10, 0), std::invalid_argument);
+}
+
+// The finite patterns of a format, filled chunk by chunk, are each pattern
+// once, in increasing order, NaNs and infinities (and, when asked, the
+// subnormals) left out.
+TEST(EncodingDomain, FiniteF16PatternsChunkByChunk) {
+    for (const bool without_subnormals : {false, true}) {
+        const auto domain = sweep::finite_patterns(Format::f16, without_subnormals);
+        const std::uint64_t expected = 65536 - 2 * 1024 - (without_subnormals ? 2 * 1023 : 0);
+        ASSERT_EQ(domain.size(), expected);
+        const sweep::ChunkPlan plan(domain.size(), 1000);
+        std::vector<std::uint32_t> all;
+        for (std::uint64_t c = 0; c < plan.chunks(); ++c) {
+            const auto k = plan.chunk(c);
+            std::vector<std::uint32_t> part(k.count);
+            domain.fill(k.first, part);
+            all.insert(all.end(), part.begin(), part.end());
+        }
+        std::vector<std::uint32_t> want;
+        for (std::uint32_t b = 0; b < 65536; ++b) {
+            const auto c = ref::classify(Format::f16, b);
+            if (c != ref::FloatClass::zero && c != ref::FloatClass::subnormal && c != ref::FloatClass::normal) continue;
+            if (without_subnormals && c == ref::FloatClass::subnormal) continue;
+            want.push_back(b);
+        }
+        EXPECT_EQ(all, want);
+    }
+}
+
+TEST(EncodingDomain, F32RangesJoinAcrossTheNonFinitePatterns) {
+    const auto finite = sweep::finite_patterns(Format::f32, false);
+    EXPECT_EQ(finite.size(), (std::uint64_t{1} << 32) - (std::uint64_t{1} << 24));
+    std::vector<std::uint32_t> around(2);
+    finite.fill(0x7F7FFFFF, around);  // the largest positive finite, then -0
+    EXPECT_EQ(around, (std::vector<std::uint32_t>{0x7F7FFFFFu, 0x80000000u}));
+    std::vector<std::uint32_t> last(1);
+    finite.fill(finite.size() - 1, last);
+    EXPECT_EQ(last[0], 0xFF7FFFFFu);
+    EXPECT_THROW(finite.fill(finite.size(), last), std::out_of_range);
+    EXPECT_EQ(sweep::all_patterns(Format::f32).size(), std::uint64_t{1} << 32);
+    EXPECT_THROW(sweep::EncodingDomain::ranges({{10, 20}, {15, 30}}), std::invalid_argument);
+}
+
+// Slices merge in index order: the same total for any thread count.
+struct SumTally {
+    std::uint64_t sum = 0;
+    std::size_t first_odd = SIZE_MAX;
+    void merge(const SumTally& o) {
+        sum += o.sum;
+        if (first_odd == SIZE_MAX) first_odd = o.first_odd;
+    }
+};
+
+TEST(JudgeInSlices, GivesOneTotalWhateverTheThreads) {
+    const std::size_t n = 100003;
+    for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+        SumTally total;
+        sweep::judge_in_slices(n, SumTally{}, total,
+                               [](std::size_t begin, std::size_t end, SumTally& t) {
+                                   for (std::size_t i = begin; i < end; ++i) {
+                                       t.sum += i;
+                                       if (i % 2 == 1 && t.first_odd == SIZE_MAX) t.first_odd = i;
+                                   }
+                               },
+                               threads);
+        EXPECT_EQ(total.sum, std::uint64_t{n} * (n - 1) / 2) << threads << " threads";
+        EXPECT_EQ(total.first_odd, 1u) << threads << " threads";
+    }
+    SumTally total;
+    EXPECT_THROW(sweep::judge_in_slices(n, SumTally{}, total,
+                                        [](std::size_t, std::size_t end, SumTally&) {
+                                            if (end == n) throw std::runtime_error("last slice");
+                                        },
+                                        4),
+                 std::runtime_error);
+}
+
+// ---------------------------------------------------------------- probes on reference-cpu
+
+std::vector<std::string> reference_instances() {
+    std::vector<std::string> out;
+    for (const char* f : {"exp", "log", "tanh", "erf", "gelu", "sigmoid", "rsqrt"}) {
+        for (const char* config : {"f32-f32", "f16-f16", "bf16-bf16"}) {
+            out.push_back(std::string("v1/C-CMP-01/unary.").append(f).append("/").append(config).append("/default"));
+            out.push_back(std::string("v1/C-PRC-04/unary.").append(f).append("/").append(config).append("/default"));
+        }
+    }
+    for (const char* config : {"f32-f16", "f32-bf16", "f16-f32", "bf16-f32"})
+        out.push_back(std::string("v1/C-PRC-04/cast/").append(config).append("/default"));
+    for (const char* f : {"add", "mul", "maximum", "mul_add"})
+        for (const char* config : {"f32xf32xf32-f32", "f16xf16xf16-f16", "bf16xbf16xbf16-bf16"})
+            out.push_back(std::string("v1/C-PRC-04/elementwise.").append(f).append("/").append(config).append("/default"));
+    return out;
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+    std::string name = info.param.substr(3);
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+class AccuracyOnReferenceCpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AccuracyOnReferenceCpu, Passes) {
+    const auto run = testing::run_instance(GetParam(), "reference-cpu");
+    EXPECT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+}
+
+INSTANTIATE_TEST_SUITE_P(Accuracy, AccuracyOnReferenceCpu, ::testing::ValuesIn(reference_instances()), test_name);
+
+// ---------------------------------------------------------------- calibration violators
+
+struct ViolatorCase {
+    std::string instance;
+    std::string violation;
+    std::string class_id;
+    std::string signature;
+};
+
+std::string violator_name(const ::testing::TestParamInfo<ViolatorCase>& info) {
+    std::string name = info.param.violation + "_" + info.param.instance.substr(3);
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+class AccuracyViolator : public ::testing::TestWithParam<ViolatorCase> {};
+
+TEST_P(AccuracyViolator, FailsWithItsSignature) {
+    const auto& c = GetParam();
+    const auto run = testing::run_instance(c.instance, "calibration", c.violation);
+    ASSERT_EQ(run.verdict, harness::Verdict::fail) << testing::describe(run.result);
+    for (const auto& record : run.result.cases) {
+        EXPECT_EQ(record.result.violated_class, c.class_id) << testing::describe(run.result);
+        EXPECT_EQ(record.result.signature, c.signature) << testing::describe(run.result);
+    }
+}
+
+// C-CMP-01: the bit-trick exponential cannot make subnormals and wraps near
+// overflow; tanh through 1 - 2/(e^(2x) + 1) cancels for small arguments.
+// Both meet the bound in the core: subdomain-concentration.
+INSTANTIATE_TEST_SUITE_P(
+    FastApproximations, AccuracyViolator,
+    ::testing::Values(
+        ViolatorCase{"v1/C-CMP-01/unary.exp/f32-f32/default", "fast-exp", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.exp/f16-f16/default", "fast-exp", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.exp/bf16-bf16/default", "fast-exp", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.tanh/f32-f32/default", "approx-tanh", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.tanh/bf16-bf16/default", "approx-tanh", "C-CMP-01",
+                     "subdomain-concentration"}),
+    violator_name);
+
+// C-PRC-04: f32 -> bf16 by dropping the low half rounds toward zero.
+INSTANTIATE_TEST_SUITE_P(Bf16Truncate, AccuracyViolator,
+                         ::testing::Values(ViolatorCase{"v1/C-PRC-04/cast/f32-bf16/default", "bf16-truncate",
+                                                        "C-PRC-04", "truncation"}),
+                         violator_name);
+
+}  // namespace
+}  // namespace kcs::suites
+
+namespace kcs::suites {
+namespace {
+
+// The full-depth sweeps, for measuring (not part of the unit run): every
+// instance named in KCS_ACCURACY_FULL (comma-separated ids) at depth full on
+// reference-cpu, each case's wall and adapter time printed. Run with
+//   KCS_ACCURACY_FULL=v1/C-PRC-04/cast/f32-f16/default probe_tests
+//       --gtest_also_run_disabled_tests --gtest_filter='*FullDepth*'
+TEST(AccuracyFullDepth, DISABLED_SweepsEveryPattern) {
+    const char* ids = std::getenv("KCS_ACCURACY_FULL");
+    if (!ids) GTEST_SKIP() << "KCS_ACCURACY_FULL names no instance";
+    std::string list(ids);
+    for (std::size_t start = 0; start < list.size();) {
+        const std::size_t end = std::min(list.find(',', start), list.size());
+        const std::string id = list.substr(start, end - start);
+        start = end + 1;
+        const auto run = testing::run_instance(id, "reference-cpu", "", "full", "strict");
+        EXPECT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+        for (const auto& c : run.result.cases)
+            std::printf("%s seed %llu: %.1f s wall, %.1f s in the adapter, %s\n", id.c_str(),
+                        static_cast<unsigned long long>(c.seed), std::chrono::duration<double>(c.wall).count(),
+                        std::chrono::duration<double>(c.adapter_time).count(), c.result.message.c_str());
+    }
+}
+
+}  // namespace
+}  // namespace kcs::suites
