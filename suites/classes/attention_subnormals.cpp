@@ -88,7 +88,8 @@ Batch output_side(const harness::ProbeContext& context, const ConfigFormats& f, 
     for (std::int64_t s = 0; s < kExpRows; ++s)
         for (std::int64_t j = 1; j < kExpSize; ++j) {
             // 8x is exact: |x| < 104 is far from the input dtypes' overflow.
-            const double x = ref::round_to(f.in, std::log(static_cast<double>(draws.next(lowest_k, out.largest_k)) * out.step));
+            const double x =
+                ref::round_to(f.in, std::log(static_cast<double>(draws.next(lowest_k, out.largest_k)) * out.step));
             p.q[static_cast<std::size_t>(s * kExpSize + j)] = kQueryFactor * x;
         }
     Batch b = batch_of(instance, p);
@@ -125,7 +126,8 @@ Batch subnormal_values(const harness::ProbeContext& context, const ConfigFormats
     for (double& k : p.k) k = 1;
     for (std::int64_t t = 0; t < kValueKeys; ++t)
         for (std::int64_t d = 0; d < kValueColumns; ++d)
-            p.v[static_cast<std::size_t>(t * kValueColumns + d)] = (d % 2 ? -1.0 : 1.0) * upper_half_subnormal(in, draws);
+            p.v[static_cast<std::size_t>(t * kValueColumns + d)] =
+                (d % 2 ? -1.0 : 1.0) * upper_half_subnormal(in, draws);
     Batch b = batch_of(instance, p);
     const double smallest = smallest_function_probe_value(context, f);
     const auto y = attention::attention_reference(instance, p).value;

@@ -1,6 +1,6 @@
 // attention probes: tests written with the probes (suites/classes/attention_*.cpp).
 //
-// Every attention instance of the eight classes on the real catalog at depth
+// Every attention instance of its classes on the real catalog at depth
 // smoke: reference-cpu must PASS every configuration; each calibration
 // violator that reaches attention's kernel (reference/kernels/src/attention.cpp)
 // must FAIL with its class's signature, though the catalog calibrates most of
@@ -146,7 +146,8 @@ TEST(AttentionProbes, ConversionRoundingPassesReferenceCpu) {
                     continue;
                 }
                 // Most outputs qualify: E is far below the output spacing.
-                EXPECT_GT(details.at("qualifying_outputs").get<double>(), 0.5 * details.at("sampled_outputs").get<double>());
+                EXPECT_GT(details.at("qualifying_outputs").get<double>(),
+                          0.5 * details.at("sampled_outputs").get<double>());
                 EXPECT_EQ(details.at("checked"), details.at("qualifying_outputs"));
             }
         }
