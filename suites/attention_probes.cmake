@@ -9,4 +9,6 @@ target_sources(kcs_suites PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/classes/attention_path_dependence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/attention_special_values.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/attention_compute_precision.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/classes/attention_subnormals.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/classes/attention_conversion_rounding.cpp
 )

@@ -157,15 +157,9 @@ struct SampleCount {
     std::size_t qualifying = 0;
 };
 
-const spec::ContractClass& class_of(const harness::ProbeContext& context, const std::string& id) {
-    const auto* c = context.catalog().find_class(id);
-    if (!c) throw std::invalid_argument("the catalog has no class " + id + ", whose bound C-PRC-04 check (b) uses");
-    return *c;
-}
-
 SampleCount reduce_sum_samples(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally,
                                spec::Json& details) {
-    const auto& prc01 = class_of(context, "C-PRC-01");
+    const auto& prc01 = accumulator_side_class(context, "C-PRC-01");
     const auto dot_bound = tolerance::DotBound::from_catalog(prc01);
     const double u_acc = ref::info(f.acc).unit_roundoff;
     const std::int64_t samples = context.integer("samples");
@@ -195,7 +189,7 @@ SampleCount reduce_sum_samples(harness::ProbeContext& context, const ConfigForma
 
 SampleCount softmax_samples(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally,
                             spec::Json& details) {
-    const auto& prc02 = class_of(context, "C-PRC-02");
+    const auto& prc02 = accumulator_side_class(context, "C-PRC-02");
     const auto stability_bound = tolerance::StabilityBound::from_catalog(prc02);
     const double u_acc = ref::info(f.acc).unit_roundoff;
     const std::int64_t samples = context.integer("samples");
@@ -266,7 +260,7 @@ SampleCount norm_samples(harness::ProbeContext& context, const ConfigFormats& f,
                          spec::Json& details) {
     const harness::Instance& instance = context.instance();
     const bool layernorm = precision::reducing_operator(instance) == precision::ReducingOperator::layernorm;
-    const auto& prc02 = class_of(context, "C-PRC-02");
+    const auto& prc02 = accumulator_side_class(context, "C-PRC-02");
     const NormSampleBound bound{tolerance::StabilityBound::from_catalog(prc02).c, ref::info(f.acc).unit_roundoff,
                                 f.out, precision::default_eps(instance)};
     const std::int64_t L = kNormSampleRowLength;
@@ -306,11 +300,6 @@ SampleCount norm_samples(harness::ProbeContext& context, const ConfigFormats& f,
     return count;
 }
 
-// Check (b) judges the rounding of a narrowing store; an output as wide as
-// the accumulator has none (its ulp is below any accumulator bound, so no
-// output would qualify).
-bool narrowing_store(const ConfigFormats& f) { return ref::info(f.out).precision < ref::info(f.acc).precision; }
-
 void record_samples(spec::Json& details, const SampleCount& count) {
     details["sampled_outputs"] = count.outputs;
     details["qualifying_outputs"] = count.qualifying;
@@ -331,7 +320,7 @@ harness::CaseResult conversion_rounding_reduce_sum(harness::ProbeContext& contex
     StoreTally tally(f.out);
     spec::Json details = spec::Json::object();
     reduce_sum_tie_sums(context, f, tally, details);
-    if (narrowing_store(f)) record_samples(details, reduce_sum_samples(context, f, tally, details));
+    if (narrowing_store(f.out, f.acc)) record_samples(details, reduce_sum_samples(context, f, tally, details));
     return tally.verdict(context.instance(), std::move(details));
 }
 
@@ -339,7 +328,7 @@ harness::CaseResult conversion_rounding_softmax(harness::ProbeContext& context) 
     const ConfigFormats f = formats_of(context.instance());
     StoreTally tally(f.out);
     spec::Json details = spec::Json::object();
-    if (!narrowing_store(f)) {
+    if (!narrowing_store(f.out, f.acc)) {
         // Softmax has no kind (a) probe (its values are never exact sums), and
         // an f32 output has no narrowing store for check (b) to judge.
         details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";
@@ -353,7 +342,7 @@ harness::CaseResult conversion_rounding_norm(harness::ProbeContext& context) {
     const ConfigFormats f = formats_of(context.instance());
     StoreTally tally(f.out);
     spec::Json details = spec::Json::object();
-    if (!narrowing_store(f)) {
+    if (!narrowing_store(f.out, f.acc)) {
         // The norms have no kind (a) probe (their values are never exact
         // sums), and an f32 output has no narrowing store for check (b).
         details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";

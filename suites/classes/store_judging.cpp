@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "exactness_common.hpp"
 
@@ -141,6 +142,14 @@ const StoreRecord& StoreTally::worst_for(const std::string& signature) const {
                                                                          : StoreMismatch::other;
     const auto it = first_.find(preferred);
     return it != first_.end() ? it->second : first_.begin()->second;
+}
+
+bool narrowing_store(ref::Format out, ref::Format acc) { return ref::info(out).precision < ref::info(acc).precision; }
+
+const spec::ContractClass& accumulator_side_class(const harness::ProbeContext& context, const std::string& id) {
+    const auto* c = context.catalog().find_class(id);
+    if (!c) throw std::invalid_argument("the catalog has no class " + id + ", whose bound C-PRC-04 check (b) uses");
+    return *c;
 }
 
 }  // namespace kcs::suites

@@ -92,4 +92,16 @@ private:
     std::map<StoreMismatch, StoreRecord> first_;
 };
 
+// ---------------------------------------------------------------- check (b)
+
+// Check (b) judges the rounding of a narrowing store; an output as wide as
+// the accumulator has none (its ulp is below any accumulator bound, so no
+// output would qualify).
+bool narrowing_store(ref::Format out, ref::Format acc);
+
+// The class whose accumulator-side bound E check (b) takes (C-PRC-01 for
+// reductions, C-PRC-02 for softmax and attention); std::invalid_argument
+// when the catalog lacks it.
+const spec::ContractClass& accumulator_side_class(const harness::ProbeContext& context, const std::string& id);
+
 }  // namespace kcs::suites

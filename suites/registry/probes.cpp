@@ -78,6 +78,8 @@ const std::vector<ProbeEntry>& probes() {
         {"C-ORD-01", "attention", attention_bounded_path_dependence},
         {"C-EXC-01", "attention", attention_special_values},
         {"C-PRC-03", "attention", attention_declared_compute_precision},
+        {"C-CMP-02", "attention", attention_subnormal_handling},
+        {"C-PRC-04", "attention", attention_conversion_rounding},
         // end of attention probes
         // norm probes (layernorm, rmsnorm) and gather's determinism
         {"C-PRC-01", "layernorm", accumulator_preservation},

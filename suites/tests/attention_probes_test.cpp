@@ -1,6 +1,6 @@
 // attention probes: tests written with the probes (suites/classes/attention_*.cpp).
 //
-// Every attention instance of the eight classes on the real catalog at depth
+// Every attention instance of its classes on the real catalog at depth
 // smoke: reference-cpu must PASS every configuration; each calibration
 // violator that reaches attention's kernel (reference/kernels/src/attention.cpp)
 // must FAIL with its class's signature, though the catalog calibrates most of
@@ -94,6 +94,69 @@ TEST(AttentionProbes, SpecialValuesHoldFullyMaskedRowsToTheClaim) {
 
 TEST(AttentionProbes, BoundedPathDependencePassesReferenceCpu) {
     for (const auto& config : kConfigs) expect_pass(instance_id("C-ORD-01", config, "k-sweep"));
+}
+
+TEST(AttentionProbes, SubnormalHandlingPassesReferenceCpu) {
+    for (const char* profile : {"core", "strict"})
+        for (const auto& config : kConfigs) {
+            const std::string id = instance_id("C-CMP-02", config, "default");
+            SCOPED_TRACE(id + " under " + profile);
+            const auto run = run_instance(id, "reference-cpu", "", "smoke", profile);
+            EXPECT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
+        }
+}
+
+// ftz-daz flushes attention's loads and stores (reference/kernels
+// element_access); every configuration has output-side probes (exp of the
+// scores below the output's smallest normal), so the signature is ftz.
+TEST(AttentionProbes, SubnormalHandlingCatchesFlushToZero) {
+    for (const auto& config : kConfigs) expect_fail(instance_id("C-CMP-02", config, "default"), "ftz-daz", "ftz");
+}
+
+// Under subnormals: flush (allowed by core) every distinguishing element
+// must be flushed: ftz-daz keeps the claim on all of them, in every batch,
+// and reference-cpu, which honours subnormals, breaks it (mixed-flush).
+TEST(AttentionProbes, SubnormalHandlingHoldsTheFlushClaim) {
+    for (const auto& config : kConfigs) {
+        const std::string id = instance_id("C-CMP-02", config, "default");
+        SCOPED_TRACE(id);
+        const auto flushing = run_instance(id, "calibration", "ftz-daz", "smoke", "core", {{"subnormals", "flush"}});
+        EXPECT_EQ(flushing.verdict, harness::Verdict::pass) << describe(flushing.result);
+        for (const auto& c : flushing.result.cases) EXPECT_GT(c.result.evidence.details.at("distinguishing"), 0);
+        const auto honouring = run_instance(id, "reference-cpu", "", "smoke", "core", {{"subnormals", "flush"}});
+        ASSERT_EQ(honouring.verdict, harness::Verdict::fail) << describe(honouring.result);
+        for (const auto& c : honouring.result.cases) EXPECT_EQ(c.result.signature, "mixed-flush");
+    }
+}
+
+// Check (b) judges the f16 and bf16 stores; f32 outputs have no narrowing
+// store and pass with nothing checked.
+TEST(AttentionProbes, ConversionRoundingPassesReferenceCpu) {
+    for (const char* profile : {"core", "strict"})
+        for (const auto& config : kConfigs) {
+            const std::string id = instance_id("C-PRC-04", config, "default");
+            SCOPED_TRACE(id + " under " + profile);
+            const auto run = run_instance(id, "reference-cpu", "", "smoke", profile);
+            EXPECT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
+            const bool narrowing = config.ends_with("-f16") || config.ends_with("-bf16");
+            for (const auto& c : run.result.cases) {
+                const auto& details = c.result.evidence.details;
+                if (!narrowing) {
+                    EXPECT_EQ(details.at("checked"), 0);
+                    continue;
+                }
+                // Most outputs qualify: E is far below the output spacing.
+                EXPECT_GT(details.at("qualifying_outputs").get<double>(),
+                          0.5 * details.at("sampled_outputs").get<double>());
+                EXPECT_EQ(details.at("checked"), details.at("qualifying_outputs"));
+            }
+        }
+}
+
+// bf16-truncate drops the low bits of every bf16 store (reference/kernels
+// element_access), attention's included.
+TEST(AttentionProbes, ConversionRoundingCatchesTruncation) {
+    expect_fail(instance_id("C-PRC-04", "bf16xbf16xbf16-bf16", "default"), "bf16-truncate", "truncation");
 }
 
 }  // namespace
