@@ -68,15 +68,9 @@ void judge_sampled_outputs(harness::ProbeContext& context, const ConfigFormats& 
 }  // namespace
 
 harness::CaseResult attention_conversion_rounding(harness::ProbeContext& context) {
-    const ConfigFormats f = formats_of(context.instance());
-    StoreTally tally(f.out);
-    spec::Json details = spec::Json::object();
-    if (!narrowing_store(f.out, f.acc)) {
-        details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";
-        return tally.verdict(context.instance(), std::move(details));
-    }
-    judge_sampled_outputs(context, f, tally, details);
-    return tally.verdict(context.instance(), std::move(details));
+    return judge_sampled_stores(context, [&](const ConfigFormats& f, StoreTally& tally, spec::Json& details) {
+        judge_sampled_outputs(context, f, tally, details);
+    });
 }
 
 }  // namespace kcs::suites

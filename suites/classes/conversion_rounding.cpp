@@ -325,31 +325,15 @@ harness::CaseResult conversion_rounding_reduce_sum(harness::ProbeContext& contex
 }
 
 harness::CaseResult conversion_rounding_softmax(harness::ProbeContext& context) {
-    const ConfigFormats f = formats_of(context.instance());
-    StoreTally tally(f.out);
-    spec::Json details = spec::Json::object();
-    if (!narrowing_store(f.out, f.acc)) {
-        // Softmax has no kind (a) probe (its values are never exact sums), and
-        // an f32 output has no narrowing store for check (b) to judge.
-        details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";
-        return tally.verdict(context.instance(), std::move(details));
-    }
-    record_samples(details, softmax_samples(context, f, tally, details));
-    return tally.verdict(context.instance(), std::move(details));
+    return judge_sampled_stores(context, [&](const ConfigFormats& f, StoreTally& tally, spec::Json& details) {
+        record_samples(details, softmax_samples(context, f, tally, details));
+    });
 }
 
 harness::CaseResult conversion_rounding_norm(harness::ProbeContext& context) {
-    const ConfigFormats f = formats_of(context.instance());
-    StoreTally tally(f.out);
-    spec::Json details = spec::Json::object();
-    if (!narrowing_store(f.out, f.acc)) {
-        // The norms have no kind (a) probe (their values are never exact
-        // sums), and an f32 output has no narrowing store for check (b).
-        details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";
-        return tally.verdict(context.instance(), std::move(details));
-    }
-    record_samples(details, norm_samples(context, f, tally, details));
-    return tally.verdict(context.instance(), std::move(details));
+    return judge_sampled_stores(context, [&](const ConfigFormats& f, StoreTally& tally, spec::Json& details) {
+        record_samples(details, norm_samples(context, f, tally, details));
+    });
 }
 
 }  // namespace kcs::suites

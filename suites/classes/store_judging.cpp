@@ -152,4 +152,13 @@ const spec::ContractClass& accumulator_side_class(const harness::ProbeContext& c
     return *c;
 }
 
+harness::CaseResult judge_sampled_stores(harness::ProbeContext& context, const SampledStoreJudge& judge) {
+    const exactness::ConfigFormats f = exactness::formats_of(context.instance());
+    StoreTally tally(f.out);
+    spec::Json details = spec::Json::object();
+    if (narrowing_store(f.out, f.acc)) judge(f, tally, details);
+    else details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";
+    return tally.verdict(context.instance(), std::move(details));
+}
+
 }  // namespace kcs::suites

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include "kcs/harness/probe.hpp"
 #include "kcs/reference/formats.hpp"
 #include "../tolerance/bitwise_rne.hpp"
+#include "exactness_common.hpp"
 
 namespace kcs::suites {
 
@@ -103,5 +105,13 @@ bool narrowing_store(ref::Format out, ref::Format acc);
 // reductions, C-PRC-02 for softmax and attention); std::invalid_argument
 // when the catalog lacks it.
 const spec::ContractClass& accumulator_side_class(const harness::ProbeContext& context, const std::string& id);
+
+// C-PRC-04 of an operator judged by check (b) alone (softmax, the norms,
+// attention: their values are never exact sums, so there is no kind (a)
+// probe). `judge` samples outputs and judges their stores into the tally;
+// an output as wide as the accumulator has no narrowing store and passes
+// with a note saying so.
+using SampledStoreJudge = std::function<void(const exactness::ConfigFormats&, StoreTally&, spec::Json& details)>;
+harness::CaseResult judge_sampled_stores(harness::ProbeContext& context, const SampledStoreJudge& judge);
 
 }  // namespace kcs::suites
