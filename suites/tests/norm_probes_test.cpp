@@ -37,17 +37,6 @@ void expect_pass(const std::string& instance, const std::string& profile = "stri
     EXPECT_EQ(run.verdict, Verdict::pass) << instance << ": " << describe(run.result);
 }
 
-void expect_fail(const std::string& instance, const std::string& violation, const std::string& class_id,
-                 const std::string& signature) {
-    const auto run = run_instance(instance, "calibration", violation);
-    ASSERT_EQ(run.verdict, Verdict::fail) << instance << " under " << violation << ": " << describe(run.result);
-    for (const auto& c : run.result.cases) {
-        EXPECT_EQ(c.result.verdict, Verdict::fail) << instance << ": " << describe(run.result);
-        EXPECT_EQ(c.result.violated_class, class_id) << instance << ": " << describe(run.result);
-        EXPECT_EQ(c.result.signature, signature) << instance << ": " << describe(run.result);
-    }
-}
-
 // ---- C-PRC-01 ---------------------------------------------------------------
 
 TEST(NormAccumulatorPreservation, ReferencePassesEveryConfig) {

@@ -17,6 +17,7 @@ namespace {
 using harness::HostTensor;
 using harness::Verdict;
 using testing::describe;
+using testing::expect_fail;
 using testing::run_instance;
 
 HostTensor f32_tensor(const std::vector<double>& values) {
@@ -32,16 +33,6 @@ void expect_pass(const std::string& instance) {
 }
 
 // Every case FAILs with this class and signature, and says where.
-void expect_fail(const std::string& instance, const std::string& violation, const std::string& class_id,
-                 const std::string& signature) {
-    const auto run = run_instance(instance, "calibration", violation);
-    ASSERT_EQ(run.verdict, Verdict::fail) << instance << " under " << violation << ": " << describe(run.result);
-    for (const auto& c : run.result.cases) {
-        EXPECT_EQ(c.result.verdict, Verdict::fail) << instance << ": " << describe(run.result);
-        EXPECT_EQ(c.result.violated_class, class_id) << instance << ": " << describe(run.result);
-        EXPECT_EQ(c.result.signature, signature) << instance << ": " << describe(run.result);
-    }
-}
 
 // ---- the tolerance models ---------------------------------------------------
 

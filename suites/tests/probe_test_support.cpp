@@ -1,5 +1,7 @@
 #include "probe_test_support.hpp"
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -80,6 +82,18 @@ std::string describe(const harness::InstanceResult& result) {
                std::to_string(c.result.evidence.figure) + " vs bound " + std::to_string(c.result.evidence.bound) + ")";
     }
     return out;
+}
+
+void expect_fail(const std::string& instance, const std::string& violation, const std::string& class_id,
+                 const std::string& signature) {
+    using harness::Verdict;
+    const auto run = run_instance(instance, "calibration", violation);
+    ASSERT_EQ(run.verdict, Verdict::fail) << instance << " under " << violation << ": " << describe(run.result);
+    for (const auto& c : run.result.cases) {
+        EXPECT_EQ(c.result.verdict, Verdict::fail) << instance << ": " << describe(run.result);
+        EXPECT_EQ(c.result.violated_class, class_id) << instance << ": " << describe(run.result);
+        EXPECT_EQ(c.result.signature, signature) << instance << ": " << describe(run.result);
+    }
 }
 
 }  // namespace kcs::suites::testing

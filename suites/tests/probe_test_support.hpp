@@ -25,4 +25,9 @@ ProbeRun run_instance(const std::string& instance_id, const std::string& adapter
 // "FAIL C-PRC-01 narrow-accumulator: message" for assertion messages.
 std::string describe(const harness::InstanceResult& result);
 
+// The instance on the calibration adapter under `violation` FAILs, and every
+// case FAILs with `class_id` and `signature` (GoogleTest assertions).
+void expect_fail(const std::string& instance, const std::string& violation, const std::string& class_id,
+                 const std::string& signature);
+
 }  // namespace kcs::suites::testing
