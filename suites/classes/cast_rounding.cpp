@@ -122,9 +122,9 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
     const sweep::ChunkPlan plan(domain.size());
 
     CastTally total{StoreTally(f.out)};
-    sweep::run_sweep(context, plan, sweep::sweep_label(instance), [&](const sweep::Chunk& chunk) {
-        const harness::Invocation call = sweep::chunk_invocation(instance, domain, chunk);
-        const auto outputs = context.run(call);
+    sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
+                     [&](const sweep::Chunk& chunk, const harness::Invocation& call,
+                         const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
         sweep::judge_in_slices(chunk.count, CastTally{StoreTally(f.out)}, total,
                                [&](std::size_t begin, std::size_t end, CastTally& s) {

@@ -114,12 +114,33 @@ harness::Invocation chunk_invocation(const harness::Instance& instance, const En
 
 unsigned judge_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-void run_sweep(harness::ProbeContext& context, const ChunkPlan& plan, const std::string& label,
-               const std::function<void(const Chunk&)>& run_chunk) {
+void run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
+               const std::string& label, const ChunkJudge& judge) {
+    struct Ran {
+        harness::Invocation call;
+        std::vector<harness::HostTensor> outputs;
+    };
+    const auto& instance = context.instance();
+    const auto launch = [&](std::uint64_t c) {
+        return std::async(std::launch::async, [&, c] {
+            Ran ran{chunk_invocation(instance, domain, plan.chunk(c)), {}};
+            ran.outputs = context.run(ran.call);
+            return ran;
+        });
+    };
     context.progress(label, 0, plan.size());
+    if (plan.chunks() == 0) return;
+    std::future<Ran> next = launch(0);
     for (std::uint64_t c = 0; c < plan.chunks(); ++c) {
+        Ran ran = next.get();  // rethrows what the run threw
+        if (c + 1 < plan.chunks()) next = launch(c + 1);
         const Chunk chunk = plan.chunk(c);
-        run_chunk(chunk);
+        try {
+            judge(chunk, ran.call, ran.outputs);
+        } catch (...) {
+            if (next.valid()) next.wait();  // the run in flight uses the context: let it finish
+            throw;
+        }
         context.progress(label, chunk.first + chunk.count, plan.size());
     }
 }

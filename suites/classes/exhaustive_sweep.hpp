@@ -21,6 +21,7 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <future>
 #include <span>
 #include <string>
 #include <thread>
@@ -100,6 +101,14 @@ class EncodingView {
 public:
     explicit EncodingView(const harness::HostTensor& tensor);
     std::size_t size() const { return size_; }
+    // Encodings of elements first .. first + out.size() - 1, widened to 32 bits.
+    void read(std::size_t first, std::span<std::uint32_t> out) const {
+        if (width_ == 4) {
+            std::memcpy(out.data(), data_ + 4 * first, 4 * out.size());
+            return;
+        }
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = at(first + i);
+    }
     std::uint32_t at(std::size_t i) const {
         if (width_ == 4) {
             std::uint32_t v;
@@ -160,11 +169,19 @@ void judge_in_slices(std::size_t n, const Tally& initial, Tally& total, Judge ju
     for (const auto& t : tallies) total.merge(t);
 }
 
-// One sweep: for each chunk in order, `run_chunk` makes its adapter call
-// (through the context) and judges the outputs; progress goes to
-// context.progress under `label` after each chunk.
-void run_sweep(harness::ProbeContext& context, const ChunkPlan& plan, const std::string& label,
-               const std::function<void(const Chunk&)>& run_chunk);
+// What a sweep's judge gets for one chunk: the chunk, the call that ran
+// (its inputs[0] holds the chunk's encodings) and the outputs read back.
+using ChunkJudge = std::function<void(const Chunk&, const harness::Invocation&, const std::vector<harness::HostTensor>&)>;
+
+// One sweep of a one-input elementwise instance over `domain`: for each
+// chunk in order its invocation (chunk_invocation) runs through the context
+// on a second thread while the calling thread judges the chunk before it,
+// so that the device and the judging overlap one chunk apart (memory: two
+// chunks in flight). `judge` is called in chunk order on the calling thread;
+// progress goes to context.progress under `label` after each chunk. An
+// exception from a run or a judge ends the sweep (after the run in flight).
+void run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
+               const std::string& label, const ChunkJudge& judge);
 
 // "C-CMP-01 unary.exp f32": the progress label of an instance.
 std::string sweep_label(const harness::Instance& instance);

@@ -159,9 +159,9 @@ harness::CaseResult unary_rounding(harness::ProbeContext& context) {
         ref::fill_bits(f.in, ref::Normal{0, 1}, ref::TensorStream{context.seed(), 0}, samples));
     const sweep::ChunkPlan plan(domain.size());
     const std::string probe = "N(0,1) arguments";
-    sweep::run_sweep(context, plan, sweep::sweep_label(instance), [&](const sweep::Chunk& chunk) {
-        const harness::Invocation call = sweep::chunk_invocation(instance, domain, chunk);
-        const auto outputs = context.run(call);
+    sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
+                     [&](const sweep::Chunk& chunk, const harness::Invocation& call,
+                         const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
         sweep::judge_in_slices(chunk.count, RoundingTally{StoreTally(f.out)}, total,
                                [&](std::size_t begin, std::size_t end, RoundingTally& t) {

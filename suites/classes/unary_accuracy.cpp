@@ -6,7 +6,11 @@
 // ulp_table model against the correctly rounded cr = RN_out(f(x)) of
 // kcs::ref (unary_functions.hpp), the error recorded per sub-domain and per
 // core binade, and a failure named by the signature those records show.
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <sstream>
 #include <numbers>
 #include <stdexcept>
 
@@ -31,6 +35,7 @@ using ref::UnaryFunction;
 constexpr std::uint32_t kPatternStream = ref::auxiliary_stream(0);  // stream 2^16: integer patterns
 constexpr std::uint32_t kUniformStream = ref::auxiliary_stream(1);  // stream 2^16 + 1: uniform(-16, 16)
 constexpr int kNeighbours = 8;                                      // each side of every curated point
+constexpr std::size_t kJudgeBlock = 4096;                           // elements per oracle batch
 
 // The inputs C-CMP-01 judges: finite, and not subnormal where a claimed
 // flush excuses subnormal inputs.
@@ -112,31 +117,64 @@ F32Inputs sampled_f32(UnaryFunction function, std::uint64_t seed, std::int64_t s
     return in;
 }
 
+// The histogram of err per element: exactly 0, then (0, 1/2], (1/2, 1],
+// (1, 2], (2, 4], ... (2^(k-2), 2^(k-1)], and everything above (infinite
+// errors included) in the last bucket.
+constexpr std::size_t kHistogramBuckets = 14;
+
+std::size_t histogram_bucket(double error) {
+    if (error == 0) return 0;
+    if (!(error <= 0x1p11)) return kHistogramBuckets - 1;
+    std::size_t bucket = 1;
+    for (double edge = 0.5; error > edge; edge *= 2) ++bucket;
+    return bucket;
+}
+
+std::string histogram_label(std::size_t bucket) {
+    if (bucket == 0) return "0";
+    if (bucket == kHistogramBuckets - 1) return "> 2048";
+    const auto edge = [](std::size_t b) { return std::ldexp(1.0, static_cast<int>(b) - 2); };
+    std::ostringstream text;
+    text << "(" << (bucket == 1 ? 0.0 : edge(bucket - 1)) << ", " << edge(bucket) << "]";
+    return text.str();
+}
+
 // The judged record of a sweep: the model's tally, the outputs of the
-// worst element, and how the oracle decided the results.
+// worst element, the histogram of errors, and how the oracle decided the results.
 struct AccuracyTally {
     UlpTally ulp;
     std::uint64_t judged = 0;
     std::uint32_t worst_x = 0, worst_got = 0, worst_cr = 0;
     ref::UnaryBatchStats oracle_paths;
+    std::array<std::uint64_t, kHistogramBuckets> histogram{};
 
     explicit AccuracyTally(double bound) : ulp(bound) {}
 
-    void add(std::size_t index, Format format, UnaryFunction function, std::string_view name, std::uint32_t x_bits,
-             std::uint32_t got, bool flush_claimed) {
-        const ref::UnaryResult cr = ref::correctly_rounded(function, format, x_bits);
-        oracle_paths.add(cr.path);
-        const double x = ref::decode(format, x_bits);
-        const double cr_value = ref::decode(format, cr.bits);
-        const double error = table_error(format, got, cr_value, flush_claimed);
-        const bool worse = !ulp.worst().seen || error > ulp.worst().error;
-        ulp.add(index, x, ulp_subdomain(format, name, x, cr_value, exact_zero(function, x)), error);
-        ++judged;
-        if (worse) {
-            worst_x = x_bits;
-            worst_got = got;
-            worst_cr = cr.bits;
+    // Elements first .. first + n - 1 of the sweep, their inputs x and
+    // outputs got: cr by the batch oracle, then each judged. A result equal
+    // to cr (err 0, the common case) only marks its sub-domain and binade.
+    void add_block(std::size_t first, Format format, UnaryFunction function, const UlpSubdomainRule& rule,
+                   const std::uint32_t* x, const std::uint32_t* got, std::size_t n, bool flush_claimed) {
+        std::uint32_t cr[kJudgeBlock];
+        oracle_paths += ref::correctly_rounded_batch(function, format, std::span(x, n), std::span(cr, n));
+        const auto decode = [format](std::uint32_t bits) {
+            return format == Format::f32 ? static_cast<double>(std::bit_cast<float>(bits)) : ref::decode(format, bits);
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            const double x_value = decode(x[i]);
+            const double cr_value = decode(cr[i]);
+            const double error =
+                got[i] == cr[i] && cr_value == cr_value ? 0.0 : table_error(format, got[i], cr_value, flush_claimed);
+            const bool worse = !ulp.worst().seen || error > ulp.worst().error;
+            ulp.add(first + i, x_value, rule(x_value, cr_value, exact_zero(function, x_value)), error);
+            ++histogram[histogram_bucket(error)];
+            if (worse) {
+                worst_x = x[i];
+                worst_got = got[i];
+                worst_cr = cr[i];
+            }
         }
+        judged += n;
     }
 
     void merge(const AccuracyTally& other) {
@@ -144,11 +182,19 @@ struct AccuracyTally {
         ulp.merge(other.ulp);
         judged += other.judged;
         oracle_paths += other.oracle_paths;
+        for (std::size_t b = 0; b < kHistogramBuckets; ++b) histogram[b] += other.histogram[b];
         if (worse) {
             worst_x = other.worst_x;
             worst_got = other.worst_got;
             worst_cr = other.worst_cr;
         }
+    }
+
+    spec::Json histogram_record() const {
+        spec::Json out = spec::Json::object();
+        for (std::size_t b = 0; b < kHistogramBuckets; ++b)
+            if (histogram[b] != 0) out[histogram_label(b)] = histogram[b];
+        return out;
     }
 };
 
@@ -171,6 +217,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     const std::string name(ref::unary_function_name(function));
     const double bound = ulp_table_entry(instance.contract->tolerance.params, name, f.out_name);
     const bool flush_claimed = context.claims().at("subnormals") == "flush";
+    const UlpSubdomainRule rule = ulp_subdomain_rule(f.out, name);
 
     // f16 and bf16 at every depth and f32 at full: every finite pattern.
     const bool exhaustive = f.in != Format::f32 || instance.depth == "full";
@@ -181,15 +228,20 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     const sweep::ChunkPlan plan(domain.size());
 
     AccuracyTally total(bound);
-    sweep::run_sweep(context, plan, sweep::sweep_label(instance), [&](const sweep::Chunk& chunk) {
-        const harness::Invocation call = sweep::chunk_invocation(instance, domain, chunk);
-        const auto outputs = context.run(call);
+    sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
+                     [&](const sweep::Chunk& chunk, const harness::Invocation& call,
+                         const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
         sweep::judge_in_slices(chunk.count, AccuracyTally(bound), total,
                                [&](std::size_t begin, std::size_t end, AccuracyTally& tally) {
-                                   for (std::size_t i = begin; i < end; ++i)
-                                       tally.add(chunk.first + i, f.in, function, name, x.at(i), y.at(i),
-                                                 flush_claimed);
+                                   std::uint32_t xs[kJudgeBlock], ys[kJudgeBlock];
+                                   for (std::size_t i = begin; i < end; i += kJudgeBlock) {
+                                       const std::size_t n = std::min(kJudgeBlock, end - i);
+                                       x.read(i, std::span(xs, n));
+                                       y.read(i, std::span(ys, n));
+                                       tally.add_block(chunk.first + i, f.in, function, rule, xs, ys, n,
+                                                       flush_claimed);
+                                   }
                                });
     });
 
@@ -216,6 +268,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                  {"judged", total.judged},
                  {"chunks", plan.chunks()},
                  {"elements_over_bound", total.ulp.failed()},
+                 {"ulp_histogram", total.histogram_record()},
                  {"subdomains", subdomain_record(total.ulp)},
                  {"core_binades", core_binade_record(total.ulp)},
                  {"worst_input", x_hex},

@@ -1,5 +1,7 @@
 #include "ulp_table.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -47,33 +49,26 @@ std::string_view to_string(UlpSubdomain subdomain) {
     return "?";
 }
 
-UlpSubdomain ulp_subdomain(ref::Format out, std::string_view function, double x, double cr, bool f_is_zero) {
+UlpSubdomainRule ulp_subdomain_rule(ref::Format out, std::string_view function) {
     const auto& format = ref::info(out);
-    const double a = std::fabs(cr);
-    if ((cr == 0 && !f_is_zero) || (a > 0 && a < format.min_normal)) return UlpSubdomain::underflow;
-    // The top binade starts at 2^emax, emax = bias for these formats.
-    if (std::isinf(cr) || a >= std::ldexp(1.0, format.exponent_bias)) return UlpSubdomain::overflow_edge;
-    const double small = 0x1p-5;  // C-CMP-01's small-argument sub-domain
-    const double distance = function == "log" ? std::fabs(x - 1) : std::fabs(x);
-    if (distance < small) return UlpSubdomain::small_argument;
-    return UlpSubdomain::core;
+    // The top binade starts at 2^emax, emax = bias for these formats; the
+    // small-argument sub-domain is C-CMP-01's |x| < 2^-5 (log: |x - 1|).
+    return {format.min_normal, std::ldexp(1.0, format.exponent_bias), function == "log"};
 }
 
-void UlpTally::add(std::size_t index, double x, UlpSubdomain subdomain, double error) {
-    const bool fails = !(error <= bound_);
-    if (fails) ++failed_;
-    // A NaN error (never produced by table_error) would count as +inf.
-    const double e = std::isnan(error) ? std::numeric_limits<double>::infinity() : error;
-    const auto keep = [&](Worst& w) {
-        if (!w.seen || e > w.error) w = {true, e, index, x};
-    };
-    keep(worst_);
-    keep(by_subdomain_[static_cast<std::size_t>(subdomain)]);
-    if (subdomain == UlpSubdomain::core && x != 0 && std::isfinite(x)) {
-        const std::pair<int, int> binade{x < 0 ? -1 : 1, std::ilogb(x)};
-        auto [it, inserted] = core_binades_.try_emplace(binade, e);
-        if (!inserted) it->second = std::max(it->second, e);
+UlpSubdomain ulp_subdomain(ref::Format out, std::string_view function, double x, double cr, bool f_is_zero) {
+    return ulp_subdomain_rule(out, function)(x, cr, f_is_zero);
+}
+
+std::map<std::pair<int, int>, double> UlpTally::core_binades() const {
+    std::map<std::pair<int, int>, double> out;
+    for (std::size_t slot = 0; slot < core_max_.size(); ++slot) {
+        if (core_max_[slot] < 0) continue;
+        const bool negative = slot >= static_cast<std::size_t>(kBinades);
+        const int binade = static_cast<int>(slot % kBinades) + kLowestBinade;
+        out.emplace(std::pair<int, int>{negative ? -1 : 1, binade}, core_max_[slot]);
     }
+    return out;
 }
 
 void UlpTally::merge(const UlpTally& other) {
@@ -83,10 +78,8 @@ void UlpTally::merge(const UlpTally& other) {
     };
     keep(worst_, other.worst_);
     for (std::size_t s = 0; s < kUlpSubdomains; ++s) keep(by_subdomain_[s], other.by_subdomain_[s]);
-    for (const auto& [binade, error] : other.core_binades_) {
-        auto [it, inserted] = core_binades_.try_emplace(binade, error);
-        if (!inserted) it->second = std::max(it->second, error);
-    }
+    for (std::size_t slot = 0; slot < core_max_.size(); ++slot)
+        core_max_[slot] = std::max(core_max_[slot], other.core_max_[slot]);
 }
 
 spec::Json subdomain_record(const UlpTally& tally) {

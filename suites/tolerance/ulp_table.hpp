@@ -10,13 +10,17 @@
 // and per input binade; its signatures are decided from those records.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
+#include <limits>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "kcs/reference/formats.hpp"
 #include "kcs/spec/catalog.hpp"
@@ -48,6 +52,23 @@ std::string_view to_string(UlpSubdomain subdomain);
 // when it is not).
 UlpSubdomain ulp_subdomain(ref::Format out, std::string_view function, double x, double cr, bool f_is_zero);
 
+// The same rule with its constants worked out once, for sweeps that
+// classify billions of elements (inline, no library calls).
+struct UlpSubdomainRule {
+    double min_normal;    // of the output format
+    double top_binade;    // 2^emax of the output format
+    bool log_distance;    // log: |x - 1| rather than |x|
+
+    UlpSubdomain operator()(double x, double cr, bool f_is_zero) const {
+        const double a = cr < 0 ? -cr : cr;
+        if ((cr == 0 && !f_is_zero) || (a > 0 && a < min_normal)) return UlpSubdomain::underflow;
+        if (a >= top_binade) return UlpSubdomain::overflow_edge;  // infinities included
+        const double d = log_distance ? x - 1 : x;
+        return (d < 0 ? -d : d) < 0x1p-5 ? UlpSubdomain::small_argument : UlpSubdomain::core;
+    }
+};
+UlpSubdomainRule ulp_subdomain_rule(ref::Format out, std::string_view function);
+
 // The record of one case: the largest err per sub-domain and, in the core,
 // per (sign of x, binade E(x) = floor(log2|x|)).
 class UlpTally {
@@ -61,7 +82,21 @@ public:
 
     explicit UlpTally(double bound) : bound_(bound) {}
 
-    void add(std::size_t index, double x, UlpSubdomain subdomain, double error);
+    // Inline: sweeps call it for every element.
+    void add(std::size_t index, double x, UlpSubdomain subdomain, double error) {
+        if (!(error <= bound_)) ++failed_;
+        // A NaN error (never produced by table_error) would count as +inf.
+        const double e = error == error ? error : std::numeric_limits<double>::infinity();
+        const auto keep = [&](Worst& w) {
+            if (!w.seen || e > w.error) w = {true, e, index, x};
+        };
+        keep(worst_);
+        keep(by_subdomain_[static_cast<std::size_t>(subdomain)]);
+        if (subdomain == UlpSubdomain::core && x != 0 && x - x == 0) {  // finite, non-zero
+            double& slot = core_max_[binade_slot(x)];
+            slot = std::max(slot, e);
+        }
+    }
     // Folds in the record of other elements (a sweep judges slices of its
     // domain on several threads). On equal errors the worst already held
     // stays, so merging slices in index order keeps the lowest index.
@@ -72,14 +107,25 @@ public:
     const Worst& worst() const { return worst_; }
     const Worst& worst(UlpSubdomain subdomain) const { return by_subdomain_[static_cast<std::size_t>(subdomain)]; }
     // (sign: -1 or +1, E(x)) -> the largest core err there.
-    const std::map<std::pair<int, int>, double>& core_binades() const { return core_binades_; }
+    std::map<std::pair<int, int>, double> core_binades() const;
 
 private:
+    // E(x) of a double x from its exponent field: -1074 .. 1023 (ilogb
+    // without a library call); one slot per sign and binade, -1 while unseen.
+    static constexpr int kLowestBinade = -1074, kBinades = 1023 - kLowestBinade + 1;
+    static std::size_t binade_slot(double x) {
+        const auto bits = std::bit_cast<std::uint64_t>(x);
+        const int field = static_cast<int>((bits >> 52) & 0x7FF);
+        // A subnormal double (never an input of these formats) counts in the lowest binade.
+        const int binade = field == 0 ? kLowestBinade : field - 1023;
+        return static_cast<std::size_t>((x < 0 ? kBinades : 0) + binade - kLowestBinade);
+    }
+
     double bound_;
     std::size_t failed_ = 0;
     Worst worst_;
     std::array<Worst, kUlpSubdomains> by_subdomain_{};
-    std::map<std::pair<int, int>, double> core_binades_;
+    std::vector<double> core_max_ = std::vector<double>(2 * kBinades, -1.0);
 };
 
 // The evidence records of a tally: per sub-domain {max_ulp_error, index, x}
