@@ -197,6 +197,24 @@ TEST(IsolatedAdapter, ReadOnlyRegionsAreReadOnlyForTheWorkerAndReadsIntoThemGoIn
     EXPECT_EQ(region_mappings(*adapter.worker_pid()), std::vector<std::string>{"r--s"});
 }
 
+// An adapter that writes to the source of a write (casting away const) can
+// change a read_write region, never a read_only one: the worker cannot map
+// that writable, so the scribble faults and costs the call, and the
+// harness's bytes stay as they were.
+TEST(IsolatedAdapter, AWildAdapterCannotChangeAReadOnlyRegion) {
+    IsolatedAdapter adapter(fixture("fixture"), fixture_options({"fault=scribble-source"}));
+    auto writable = adapter.shared(64), read_only = adapter.shared(64, WorkerAccess::read_only);
+    const auto buffer = adapter.alloc(64);
+    ASSERT_TRUE(buffer.ok());
+    ASSERT_TRUE(adapter.write(buffer.value, 0, writable.bytes()).ok());
+    EXPECT_EQ(writable.bytes()[0], std::byte{1}) << "the scribble should land in a writable region";
+
+    const auto refused = adapter.write(buffer.value, 0, read_only.bytes());
+    EXPECT_EQ(refused.outcome, CallOutcome::crash) << refused.describe();
+    ASSERT_TRUE(refused.worker_exit.has_value());
+    EXPECT_EQ(read_only.bytes()[0], std::byte{0});
+}
+
 // A span that runs past a region's edge is ordinary caller memory: it takes
 // the inline path and arrives whole.
 TEST(IsolatedAdapter, ASpanHalfInsideARegionTravelsInline) {
