@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -52,6 +53,8 @@ struct ZoneRange {
 };
 
 std::vector<Breach> check_zone(const TensorImages& tensor, const ZoneRange& zone) {
+    if (std::memcmp(tensor.written.data() + zone.offset, tensor.read_back.data() + zone.offset, zone.size) == 0)
+        return {};
     std::uint64_t changed = 0, first = 0, last = 0;
     for (std::uint64_t i = zone.offset; i < zone.offset + zone.size; ++i) {
         if (tensor.written[i] == tensor.read_back[i]) continue;
@@ -118,33 +121,61 @@ std::vector<Breach> check_canaries(const TensorImages& tensor) {
 std::vector<Breach> check_input(const TensorImages& tensor) {
     const auto written = tensor_part(tensor, tensor.written);
     const auto read_back = tensor_part(tensor, tensor.read_back);
-    const Sha256 after = sha256(read_back);
-    if (after == tensor.written_hash) return {};
+    if (std::memcmp(written.data(), read_back.data(), written.size()) == 0) return {};
     std::uint64_t changed = 0, first = 0;
     for (std::uint64_t i = 0; i < written.size(); ++i)
         if (written[i] != read_back[i] && changed++ == 0) first = i;
     return {Breach{std::string(kInputModified),
-                   tensor.name + ": SHA-256 " + hex(tensor.written_hash) + " when written, " + hex(after) +
+                   tensor.name + ": SHA-256 " + hex(sha256(written)) + " when written, " + hex(sha256(read_back)) +
                        " after the run; " + std::to_string(changed) + " bytes differ, the first at byte " +
                        std::to_string(first) + " (element " + std::to_string(first / dtype_size(tensor.dtype)) +
                        ")"}};
 }
 
+namespace {
+
+// How many of the whole elements of `bytes` equal `pattern` (an element's
+// bits, little-endian as the dtypes are), and the index of the first. The
+// element type is what lets the compiler compare many elements per
+// instruction: a memcmp per element costs a call per element.
+template <class Element>
+std::pair<std::size_t, std::size_t> count_equal(std::span<const std::byte> bytes, std::uint64_t pattern) {
+    const auto want = static_cast<Element>(pattern);
+    const std::size_t elements = bytes.size() / sizeof(Element);
+    const std::byte* data = bytes.data();
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < elements; ++i) {
+        Element e;
+        std::memcpy(&e, data + i * sizeof(Element), sizeof(Element));
+        count += e == want;
+    }
+    if (count == 0) return {0, 0};
+    for (std::size_t i = 0;; ++i) {  // only a breach pays for finding the first
+        Element e;
+        std::memcpy(&e, data + i * sizeof(Element), sizeof(Element));
+        if (e == want) return {count, i};
+    }
+}
+
+}  // namespace
+
 std::vector<Breach> check_poison(const TensorImages& tensor) {
+    static_assert(std::endian::native == std::endian::little, "elements are compared as native integers");
     const auto read_back = tensor_part(tensor, tensor.read_back);
-    std::vector<std::byte> poison(dtype_size(tensor.dtype));
-    fill_poison(poison, tensor.dtype);
-    const std::size_t elements = read_back.size() / poison.size();
-    std::size_t left = 0, first = 0;
-    for (std::size_t i = 0; i < elements; ++i)
-        if (std::memcmp(read_back.data() + i * poison.size(), poison.data(), poison.size()) == 0 && left++ == 0)
-            first = i;
-    if (left == 0) return {};
+    const std::size_t size = dtype_size(tensor.dtype);
+    const std::uint64_t poison = poison_bits(tensor.dtype);
+    std::pair<std::size_t, std::size_t> left;
+    switch (size) {
+        case 1: left = count_equal<std::uint8_t>(read_back, poison); break;
+        case 2: left = count_equal<std::uint16_t>(read_back, poison); break;
+        case 4: left = count_equal<std::uint32_t>(read_back, poison); break;
+        default: left = count_equal<std::uint64_t>(read_back, poison); break;
+    }
+    if (left.first == 0) return {};
     return {Breach{std::string(kStaleOrPoisonLeft),
-                   tensor.name + ": " + std::to_string(left) + " of " + std::to_string(elements) +
-                       " elements still hold the poison pattern " +
-                       hex_bits(poison_bits(tensor.dtype), poison.size()) + ", the first at element " +
-                       std::to_string(first)}};
+                   tensor.name + ": " + std::to_string(left.first) + " of " + std::to_string(read_back.size() / size) +
+                       " elements still hold the poison pattern " + hex_bits(poison, size) + ", the first at element " +
+                       std::to_string(left.second)}};
 }
 
 std::vector<Breach> check_run(std::span<const TensorImages> tensors, bool run_ok) {
@@ -252,49 +283,57 @@ std::optional<host::CallResult> ensure_buffer(host::IsolatedAdapter& adapter, Sl
     return std::nullopt;
 }
 
-// The host image of the buffer: canaries around the input (hashed as
-// written) or around the poisoned output.
-void prepare_image(SlotState& slot, const TensorSpec& spec, std::size_t position, std::uint64_t seed) {
+// The host images of the buffer, in regions shared with the worker: grown
+// when the buffer outgrows them, reused otherwise. The written image holds
+// canaries around the input or around the poisoned output; it is rebuilt
+// only when its layout, seed or dtype changed (an output's image is then
+// identical and is still written to the device every run: rule 2). An
+// input's bytes are copied in every run.
+void prepare_image(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec, std::size_t position,
+                   std::uint64_t seed) {
     const auto& layout = slot.layout;
-    slot.written.resize(layout.total_bytes());
-    const std::span<std::byte> image(slot.written);
-    guarded::fill_canary(image.first(layout.tensor_offset()), seed, guarded::zone_before(position));
-    const auto tensor = image.subspan(layout.tensor_offset(), layout.tensor_bytes);
-    if (spec.input) {
-        std::copy(spec.input->bytes.begin(), spec.input->bytes.end(), tensor.begin());
-        slot.written_hash = guarded::sha256(tensor);
-    } else {
-        guarded::fill_poison(tensor, spec.dtype);
+    if (slot.written.size() < layout.total_bytes()) {
+        slot.written = adapter.shared(layout.total_bytes(), host::WorkerAccess::read_only);
+        slot.prepared.reset();
     }
-    guarded::fill_canary(image.subspan(layout.after_offset()), seed, guarded::zone_after(position));
+    if (slot.read_back.size() < layout.total_bytes()) slot.read_back = adapter.shared(layout.total_bytes());
+    const std::span<std::byte> image = slot.written_image();
+    const auto tensor = image.subspan(layout.tensor_offset(), layout.tensor_bytes);
+    const SlotState::Prepared want{layout, seed, spec.dtype, spec.input != nullptr};
+    if (slot.prepared != want) {
+        guarded::fill_canary(image.first(layout.tensor_offset()), seed, guarded::zone_before(position));
+        if (!spec.input) guarded::fill_poison(tensor, spec.dtype);
+        guarded::fill_canary(image.subspan(layout.after_offset()), seed, guarded::zone_after(position));
+        slot.prepared = want;
+    }
+    if (spec.input) std::memcpy(tensor.data(), spec.input->bytes.data(), tensor.size());
 }
 
 std::optional<host::CallResult> write_image(host::IsolatedAdapter& adapter, const SlotState& slot,
                                             const TensorSpec& spec, std::chrono::nanoseconds& time) {
-    auto written = timed(time, [&] { return adapter.write(slot.buffer, 0, slot.written); });
+    auto written = timed(time, [&] { return adapter.write(slot.buffer, 0, slot.written_image()); });
     if (!written.ok()) return in_context(written, "write " + spec.name);
     return std::nullopt;
 }
 
 std::optional<host::CallResult> read_back(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec,
                                           std::chrono::nanoseconds& time) {
-    slot.read_back.resize(slot.layout.total_bytes());
-    auto read = timed(time, [&] { return adapter.read(slot.buffer, 0, slot.read_back); });
+    auto read = timed(time, [&] { return adapter.read(slot.buffer, 0, slot.read_back_image()); });
     if (!read.ok()) return in_context(read, "read back " + spec.name);
     return std::nullopt;
 }
 
 guarded::TensorImages images_of(const SlotState& slot, const TensorSpec& spec, std::size_t position) {
-    return {spec.name, spec.is_input, spec.dtype, position, slot.layout, slot.written, slot.read_back,
-            slot.written_hash};
+    return {spec.name, spec.is_input, spec.dtype, position, slot.layout, slot.written_image(),
+            slot.read_back_image()};
 }
 
 HostTensor output_of(const SlotState& slot, const TensorSpec& spec) {
     HostTensor out;
     out.dtype = spec.dtype;
     out.shape = *spec.shape;
-    const auto begin = slot.read_back.begin() + static_cast<std::ptrdiff_t>(slot.layout.tensor_offset());
-    out.bytes.assign(begin, begin + static_cast<std::ptrdiff_t>(slot.layout.tensor_bytes));
+    const auto tensor = slot.read_back_image().subspan(slot.layout.tensor_offset(), slot.layout.tensor_bytes);
+    out.bytes.assign(tensor.begin(), tensor.end());
     return out;
 }
 
@@ -368,7 +407,7 @@ GuardedRun GuardedDevice::run(const Invocation& invocation) {
 
     // Fresh canaries, inputs and poison in every run, reused buffer or not.
     for (std::size_t p = 0; p < tensors.size(); ++p) {
-        prepare_image(slots_[p], tensors[p], p, seed_);
+        prepare_image(adapter_, slots_[p], tensors[p], p, seed_);
         if (auto failed = write_image(adapter_, slots_[p], tensors[p], time))
             return failed_at(std::move(out), GuardedStep::write, std::move(*failed));
     }

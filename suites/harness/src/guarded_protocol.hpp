@@ -1,6 +1,6 @@
 // The pieces of the integrity protocol (SPEC.md section 7) that need no
 // adapter: where a tensor lies in its buffer, the canary bytes of a zone,
-// input hashes, and the checks that turn what was written and what was
+// the poison pattern, and the checks that turn what was written and what was
 // read back into C-EXC-02 breaches. GuardedDevice drives them; the tests
 // call them directly as well. Private to kcs_harness.
 #pragma once
@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct BufferLayout {
     std::uint64_t tensor_offset() const { return kGuardBytes; }
     std::uint64_t after_offset() const { return kGuardBytes + tensor_bytes; }
     std::uint64_t total_bytes() const { return after_offset() + after_bytes; }
+    bool operator==(const BufferLayout&) const = default;
 };
 
 BufferLayout layout_for(std::uint64_t tensor_bytes);
@@ -67,14 +69,15 @@ struct TensorImages {
     BufferLayout layout;
     std::span<const std::byte> written;    // layout.total_bytes() bytes
     std::span<const std::byte> read_back;  // the same range after the run
-    Sha256 written_hash{};                 // inputs: SHA-256 of the tensor as written
 };
 
 // Rule 1: one breach per zone with a changed byte, naming the zone, the
 // number of changed bytes, and the first and last of them by their offset
 // from the tensor's edge with their old and new values.
 std::vector<Breach> check_canaries(const TensorImages& tensor);
-// Rule 3, for an input: its SHA-256 read back against the one written.
+// Rule 3, for an input: the bytes read back against the bytes written,
+// compared directly (equal bytes: equal SHA-256, and a difference is never
+// missed); SHA-256 of both goes into the breach.
 std::vector<Breach> check_input(const TensorImages& tensor);
 // Rule 2, for an output of a successful run: elements still poisoned.
 std::vector<Breach> check_poison(const TensorImages& tensor);
@@ -85,13 +88,30 @@ std::vector<Breach> check_poison(const TensorImages& tensor);
 std::vector<Breach> check_run(std::span<const TensorImages> tensors, bool run_ok);
 
 // What GuardedDevice keeps per tensor position between runs: the buffer and
-// the host images, kept to reuse their memory.
+// the host images, in memory shared with the adapter's worker so that they
+// cross without a copy through the channel, kept from run to run (a sweep
+// faults no fresh pages per chunk).
 struct SlotState {
     host::BufferHandle buffer;  // id 0: none
     BufferLayout layout;
-    std::vector<std::byte> written;
-    std::vector<std::byte> read_back;
-    Sha256 written_hash{};
+    // The image as written: canaries around the input or the poisoned
+    // output. Read-only for the worker (sealed), so it stays the harness's
+    // reference whatever the adapter does.
+    host::SharedBytes written;
+    host::SharedBytes read_back;  // the buffer as read back after the run
+    // What `written` holds besides an input's bytes, so that an identical
+    // image is not rebuilt: none after it was (re)made.
+    struct Prepared {
+        BufferLayout layout;
+        std::uint64_t seed = 0;
+        kcs_dtype dtype = KCS_DTYPE_F32;
+        bool is_input = false;
+        bool operator==(const Prepared&) const = default;
+    };
+    std::optional<Prepared> prepared;
+
+    std::span<std::byte> written_image() const { return written.bytes().first(layout.total_bytes()); }
+    std::span<std::byte> read_back_image() const { return read_back.bytes().first(layout.total_bytes()); }
 };
 
 }  // namespace kcs::harness::guarded

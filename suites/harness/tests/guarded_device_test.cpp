@@ -339,6 +339,35 @@ TEST(GuardedDevice, LostWorkerEndsTheRunAndBuffersAreAllocatedAgain) {
     EXPECT_GT(adapter.generation(), generation);
     for (const auto& at : device.placements()) EXPECT_EQ(at.buffer.generation, adapter.generation());
 }
+
+// Rule 3 on a device: the fixture's clobber-input fault adds 1 to the first
+// input element during the run; the read-back differs from what was written,
+// and the breach carries both SHA-256 digests and the first changed byte.
+TEST(GuardedDevice, ModifiedInputIsCaughtOnTheDevice) {
+    host::IsolationOptions isolation;
+    isolation.adapter_options = {"fault=clobber-input"};
+    isolation.call_timeout = 10s;
+    host::IsolatedAdapter adapter(std::filesystem::path(KCS_FIXTURE_DIR) / "libkcs-adapter-fixture.so", isolation);
+    GuardedDevice device(adapter, 62);
+    Invocation faulty{"faulty", std::nullopt, 0, {}, {tensor_of(KCS_DTYPE_F32, {16}, quarter_steps, 2)},
+                      {{KCS_DTYPE_F32, {16}}}};
+    for (int seed = 0; seed < 2; ++seed) {  // and again in the reused buffers and images
+        const auto run = device.run(faulty);
+        EXPECT_TRUE(run.call.ok()) << run.call.describe();
+        ASSERT_EQ(run.breaches.size(), 1u);
+        EXPECT_EQ(run.breaches[0].signature, "input-modified");
+        const auto& detail = run.breaches[0].detail;
+        EXPECT_EQ(detail.rfind("input 0 (f32 [16]): SHA-256 " + guarded::hex(guarded::sha256(faulty.inputs[0].bytes)) +
+                                   " when written, ",
+                               0),
+                  0u)
+            << detail;
+        EXPECT_NE(detail.find("bytes differ, the first at byte "), std::string::npos) << detail;
+        EXPECT_NE(detail.find("(element 0)"), std::string::npos) << detail;
+        EXPECT_GT(adapter.shared_transfers(), 0u);
+        device.reseed(63);
+    }
+}
 #endif
 
 // ---- the checks on hand-made images -----------------------------------------
@@ -348,10 +377,8 @@ struct HandMade {
     std::vector<std::byte> written;
     std::vector<std::byte> read_back;
     guarded::TensorImages images(bool is_input, std::size_t position) const {
-        guarded::TensorImages t{guarded::tensor_name(is_input, 0, KCS_DTYPE_F32, {6}), is_input, KCS_DTYPE_F32,
-                                position, layout, written, read_back, {}};
-        t.written_hash = guarded::sha256(std::span(written).subspan(layout.tensor_offset(), layout.tensor_bytes));
-        return t;
+        return {guarded::tensor_name(is_input, 0, KCS_DTYPE_F32, {6}), is_input, KCS_DTYPE_F32, position, layout,
+                written, read_back};
     }
 };
 
@@ -412,11 +439,13 @@ TEST(GuardedChecks, ModifiedInputIsReportedWithItsHashes) {
     const auto breaches = guarded::check_input(images);
     ASSERT_EQ(breaches.size(), 1u);
     EXPECT_EQ(breaches[0].signature, "input-modified");
+    const auto before = guarded::sha256(std::span(h.written).subspan(1024, 24));
     const auto after = guarded::sha256(std::span(h.read_back).subspan(1024, 24));
-    EXPECT_EQ(breaches[0].detail, "input 0 (f32 [6]): SHA-256 " + guarded::hex(images.written_hash) +
-                                      " when written, " + guarded::hex(after) +
+    EXPECT_EQ(breaches[0].detail, "input 0 (f32 [6]): SHA-256 " + guarded::hex(before) + " when written, " +
+                                      guarded::hex(after) +
                                       " after the run; 1 bytes differ, the first at byte 9 (element 2)");
-    EXPECT_EQ(guarded::hex(images.written_hash).size(), 64u);
+    EXPECT_EQ(guarded::hex(before).size(), 64u);
+    EXPECT_NE(before, after);
 }
 
 // Canaries and inputs are checked whatever the run returned; poison only

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace kcs::host {
 
@@ -55,6 +56,67 @@ IoResult receive_exact(int fd, std::span<std::byte> data, Deadline deadline) {
     while (!data.empty()) {
         const ssize_t n = ::recv(fd, data.data(), data.size(), MSG_DONTWAIT);
         if (n > 0) {
+            data = data.subspan(static_cast<std::size_t>(n));
+            continue;
+        }
+        if (n == 0) return IoResult::closed;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (const auto ready = wait_ready(fd, POLLIN, deadline); ready != IoResult::ok) return ready;
+            continue;
+        }
+        return peer_gone(errno) ? IoResult::closed : IoResult::failed;
+    }
+    return IoResult::ok;
+}
+
+IoResult send_all_with_fd(int fd, std::span<const std::byte> data, int passed, Deadline deadline) {
+    if (data.empty()) return IoResult::failed;  // a descriptor needs at least one byte to travel with
+    for (;;) {
+        iovec io{const_cast<std::byte*>(data.data()), data.size()};
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+        msghdr message{};
+        message.msg_iov = &io;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        cmsghdr* header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        std::memcpy(CMSG_DATA(header), &passed, sizeof(int));
+        const ssize_t n = ::sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) return send_all(fd, data.subspan(static_cast<std::size_t>(n)), deadline);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (const auto ready = wait_ready(fd, POLLOUT, deadline); ready != IoResult::ok) return ready;
+            continue;
+        }
+        return n < 0 && peer_gone(errno) ? IoResult::closed : IoResult::failed;
+    }
+}
+
+IoResult receive_exact_with_fd(int fd, std::span<std::byte> data, Deadline deadline, UniqueFd& passed) {
+    while (!data.empty()) {
+        iovec io{data.data(), data.size()};
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+        msghdr message{};
+        message.msg_iov = &io;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        const ssize_t n = ::recvmsg(fd, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+        if (n > 0) {
+            for (cmsghdr* h = CMSG_FIRSTHDR(&message); h; h = CMSG_NXTHDR(&message, h)) {
+                if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) continue;
+                const std::size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                for (std::size_t i = 0; i < count; ++i) {
+                    int received = -1;
+                    std::memcpy(&received, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+                    if (passed) ::close(received);
+                    else passed.reset(received);
+                }
+            }
             data = data.subspan(static_cast<std::size_t>(n));
             continue;
         }

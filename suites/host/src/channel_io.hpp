@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <span>
 
+#include "unique_fd.hpp"
+
 namespace kcs::host {
 
 using Deadline = std::chrono::steady_clock::time_point;
@@ -23,5 +25,13 @@ IoResult send_all(int fd, std::span<const std::byte> data, Deadline deadline);
 
 // Receives exactly data.size() bytes.
 IoResult receive_exact(int fd, std::span<std::byte> data, Deadline deadline);
+
+// The same, with a descriptor: send_all_with_fd attaches `passed` to the
+// first bytes of `data` (SCM_RIGHTS; data must not be empty), and
+// receive_exact_with_fd keeps a descriptor that arrives with any of the
+// bytes it receives in `passed` (close-on-exec; a second one is closed).
+// A plain receive_exact would discard such a descriptor.
+IoResult send_all_with_fd(int fd, std::span<const std::byte> data, int passed, Deadline deadline);
+IoResult receive_exact_with_fd(int fd, std::span<std::byte> data, Deadline deadline, UniqueFd& passed);
 
 }  // namespace kcs::host

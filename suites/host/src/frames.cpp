@@ -36,6 +36,10 @@ std::string_view to_string(RequestType type) {
         case RequestType::read: return "read";
         case RequestType::run: return "run";
         case RequestType::close: return "close";
+        case RequestType::map_region: return "map_region";
+        case RequestType::unmap_region: return "unmap_region";
+        case RequestType::write_region: return "write_region";
+        case RequestType::read_region: return "read_region";
     }
     return "unknown request";
 }
@@ -67,7 +71,7 @@ RequestHeader decode_request_header(std::span<const std::byte, request_header_si
                             hex(request_magic));
     RequestHeader h;
     const auto type = r.u32();
-    if (type < static_cast<std::uint32_t>(RequestType::open) || type > static_cast<std::uint32_t>(RequestType::close))
+    if (type < static_cast<std::uint32_t>(RequestType::open) || type > static_cast<std::uint32_t>(RequestType::read_region))
         throw ProtocolError("unknown request type " + std::to_string(type));
     h.type = static_cast<RequestType>(type);
     h.call_id = r.u64();

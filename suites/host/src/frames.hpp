@@ -14,7 +14,7 @@ namespace kcs::host {
 
 inline constexpr std::uint32_t request_magic = 0x5153434bu;  // "KCSQ" in the byte stream
 inline constexpr std::uint32_t reply_magic = 0x5253434bu;    // "KCSR"
-inline constexpr std::uint32_t protocol_version = 1;
+inline constexpr std::uint32_t protocol_version = 2;  // 2: shared regions
 inline constexpr int worker_channel_fd = 3;  // where kcs-worker finds its end of the channel
 
 // The cap on a reply's message; the worker truncates longer ones.
@@ -30,6 +30,11 @@ enum class RequestType : std::uint32_t {
     read = 7,
     run = 8,
     close = 9,
+    // Shared regions (PROTOCOL.md): bulk data in harness memory the worker maps.
+    map_region = 10,    // carries the region's memfd (SCM_RIGHTS)
+    unmap_region = 11,
+    write_region = 12,  // write from a region: no data in the frame
+    read_region = 13,   // read into a region: no data in the reply
 };
 
 std::string_view to_string(RequestType type);

@@ -1,5 +1,6 @@
 #include "kcs/host/isolated_adapter.hpp"
 
+#include <stdexcept>
 #include <system_error>
 #include <utility>
 
@@ -9,6 +10,7 @@
 #include "operation_codec.hpp"
 #include "payload_codec.hpp"
 #include "process_memory.hpp"
+#include "shared_regions.hpp"
 #include "worker_process.hpp"
 
 namespace kcs::host {
@@ -47,6 +49,8 @@ struct IsolatedAdapter::Request {
     PayloadWriter fields;
     std::span<const std::byte> bulk;  // write: the data, sent after the fields
     std::span<std::byte> read_into;   // read: where the data lands
+    std::uint64_t region = 0;         // write_region, read_region: the region to map first, if needed
+    int pass_fd = -1;                 // map_region: the memfd, sent with the header
 };
 
 struct IsolatedAdapter::Reply {
@@ -64,7 +68,7 @@ struct IsolatedAdapter::StartFailure {
 // ---- construction and worker lifetime -------------------------------------
 
 IsolatedAdapter::IsolatedAdapter(std::filesystem::path adapter, IsolationOptions options)
-    : path_(std::move(adapter)), options_(std::move(options)) {
+    : path_(std::move(adapter)), options_(std::move(options)), regions_(std::make_shared<SharedRegionTable>()) {
     if (options_.worker.empty()) options_.worker = find_worker_executable(path_);
     if (auto failure = start_worker()) throw AdapterError(path_, failure->problem, failure->detail);
 }
@@ -203,10 +207,44 @@ CallResult IsolatedAdapter::call(const Request& request, std::span<const BufferH
     if (auto s = stale(buffers)) return *s;
     if (auto r = ensure_worker(); !r.ok()) return r;
     if (auto s = stale(buffers)) return *s;  // a memory restart makes leftover handles stale
+    if (auto r = sync_regions(request); !r.ok()) return r;
     auto r = exchange(request, Clock::now() + options_.call_timeout, options_.call_timeout, reply);
     // After KCS_DEVICE_LOST the ABI allows nothing but close.
     if (r.outcome == CallOutcome::adapter_status && r.status == KCS_DEVICE_LOST) end_worker();
     return r;
+}
+
+// Before a call on the worker: unmap the regions that died while this
+// worker mapped them, and map the region the request uses if this worker
+// generation has not yet. A failure is the call's.
+CallResult IsolatedAdapter::sync_regions(const Request& request) {
+    const auto in_context = [&](CallResult r, const std::string& step) {
+        r.message = step + " before " + request.what + ": " + r.message;
+        return r;
+    };
+    for (const auto& [id, generation] : regions_->take_unmaps()) {
+        if (!worker_ || generation != generation_) continue;  // that worker is gone, and its mapping with it
+        Request unmap{RequestType::unmap_region, "unmap region " + std::to_string(id), {}, {}, {}};
+        unmap.fields.u64(id);
+        Reply reply;
+        if (auto r = exchange(unmap, Clock::now() + options_.call_timeout, options_.call_timeout, reply); !r.ok())
+            return in_context(std::move(r), unmap.what);
+    }
+    if (request.region == 0) return {};
+    SharedRegion* region = regions_->by_id(request.region);
+    if (!region) throw std::logic_error("a transfer names shared region " + std::to_string(request.region) +
+                                        ", which is not alive");
+    if (region->mapped_generation == generation_) return {};
+    Request map{RequestType::map_region, "map region " + std::to_string(region->id), {}, {}, {}};
+    map.fields.u64(region->id);
+    map.fields.u64(region->mapped);
+    map.fields.u8(region->access == WorkerAccess::read_write ? 1 : 0);
+    map.pass_fd = region->memfd.get();
+    Reply reply;
+    if (auto r = exchange(map, Clock::now() + options_.call_timeout, options_.call_timeout, reply); !r.ok())
+        return in_context(std::move(r), map.what);
+    region->mapped_generation = generation_;
+    return {};
 }
 
 CallResult IsolatedAdapter::exchange(const Request& request, Deadline deadline, milliseconds budget, Reply& reply) {
@@ -216,7 +254,13 @@ CallResult IsolatedAdapter::exchange(const Request& request, Deadline deadline, 
     header.call_id = call_id;
     header.payload_size = request.fields.bytes().size() + request.bulk.size();
     const auto head = encode(header);
-    for (const auto part : {std::span<const std::byte>(head), request.fields.bytes(), request.bulk}) {
+    if (request.pass_fd >= 0) {
+        const auto sent = send_all_with_fd(worker_->channel(), head, request.pass_fd, deadline);
+        if (sent == IoResult::timed_out) return worker_timed_out(request.what, budget);
+        if (sent != IoResult::ok) return worker_died(request.what);
+    }
+    for (const auto part : {request.pass_fd >= 0 ? std::span<const std::byte>() : std::span<const std::byte>(head),
+                            request.fields.bytes(), request.bulk}) {
         const auto sent = send_all(worker_->channel(), part, deadline);
         if (sent == IoResult::timed_out) return worker_timed_out(request.what, budget);
         if (sent != IoResult::ok) return worker_died(request.what);
@@ -358,7 +402,34 @@ CallResult IsolatedAdapter::release(BufferHandle buffer) {
     return r;
 }
 
+SharedBytes IsolatedAdapter::shared(std::uint64_t bytes, WorkerAccess access) {
+    return SharedBytes(regions_, bytes, access);
+}
+
+// write_region, read_region: the request names the bytes by region, offset
+// and size; the reply carries none.
+CallResult IsolatedAdapter::transfer_in_region(bool is_write, BufferHandle buffer, std::uint64_t offset,
+                                               std::uint64_t size, std::uint64_t region,
+                                               std::uint64_t region_offset) {
+    Request request{is_write ? RequestType::write_region : RequestType::read_region,
+                    std::string(is_write ? "write(" : "read(") + std::to_string(size) + " bytes " +
+                        (is_write ? "from" : "into") + " shared region " + std::to_string(region) + ")",
+                    {}, {}, {}};
+    request.fields.u64(buffer.id);
+    request.fields.u64(offset);
+    request.fields.u64(region);
+    request.fields.u64(region_offset);
+    request.fields.u64(size);
+    request.region = region;
+    Reply reply;
+    auto r = call(request, std::span(&buffer, 1), reply);
+    if (r.ok()) ++shared_transfers_;
+    return r;
+}
+
 CallResult IsolatedAdapter::write(BufferHandle buffer, std::uint64_t offset, std::span<const std::byte> bytes) {
+    if (const auto at = regions_->find(bytes.data(), bytes.size(), false))
+        return transfer_in_region(true, buffer, offset, bytes.size(), at->region->id, at->offset);
     Request request{RequestType::write, "write(" + std::to_string(bytes.size()) + " bytes)", {}, bytes, {}};
     request.fields.u64(buffer.id);
     request.fields.u64(offset);
@@ -367,6 +438,8 @@ CallResult IsolatedAdapter::write(BufferHandle buffer, std::uint64_t offset, std
 }
 
 CallResult IsolatedAdapter::read(BufferHandle buffer, std::uint64_t offset, std::span<std::byte> bytes) {
+    if (const auto at = regions_->find(bytes.data(), bytes.size(), true))
+        return transfer_in_region(false, buffer, offset, bytes.size(), at->region->id, at->offset);
     Request request{RequestType::read, "read(" + std::to_string(bytes.size()) + " bytes)", {}, {}, bytes};
     request.fields.u64(buffer.id);
     request.fields.u64(offset);

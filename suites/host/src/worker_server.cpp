@@ -1,6 +1,11 @@
 #include "worker_server.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
 #include <array>
+#include <map>
 #include <memory>
 #include <new>
 #include <optional>
@@ -85,6 +90,13 @@ private:
     std::uint64_t size_ = 0;
 };
 
+// A harness region mapped here (PROTOCOL.md, "Shared regions").
+struct MappedRegion {
+    std::byte* base = nullptr;
+    std::uint64_t size = 0;
+    bool writable = false;
+};
+
 // One open adapter instance and the requests on it.
 class Session {
 public:
@@ -93,12 +105,33 @@ public:
     Session& operator=(const Session&) = delete;
     ~Session() {
         if (adapter_) api_.close(adapter_);
+        for (const auto& [id, region] : regions_) ::munmap(region.base, region.size);
     }
 
-    Answer handle(RequestType type, PayloadReader& in) {
+    // `passed`: the descriptor that came with the request, if any.
+    Answer handle(RequestType type, PayloadReader& in, UniqueFd passed) {
+        if (passed && type != RequestType::map_region)
+            return bad_request(std::string("a descriptor came with a ") + std::string(to_string(type)) +
+                               " request; only map_region carries one");
         if (type == RequestType::open) return open(in);
         if (!adapter_) return bad_request(std::string(to_string(type)) + " before open");
         switch (type) {
+            case RequestType::map_region: return map_region(in, std::move(passed));
+            case RequestType::unmap_region: return unmap_region(in);
+            case RequestType::write_region: {
+                const kcs_buffer buffer = in.u64();
+                const auto offset = in.u64();
+                const auto data = region_bytes(in, false);
+                in.expect_end();
+                return status_answer(api_.write(adapter_, buffer, offset, data.data(), data.size()));
+            }
+            case RequestType::read_region: {
+                const kcs_buffer buffer = in.u64();
+                const auto offset = in.u64();
+                const auto data = region_bytes(in, true);
+                in.expect_end();
+                return status_answer(api_.read(adapter_, buffer, offset, data.data(), data.size()));
+            }
             case RequestType::info: return info(in);
             case RequestType::supports: {
                 DecodedOperation op(in);
@@ -213,9 +246,70 @@ private:
         return a;
     }
 
+    // map_region: u64 region, u64 size, u8 writable, and the memfd. The size
+    // is checked against the memfd's, so that no access through the mapping
+    // can fault (the harness seals the memfd against shrinking).
+    Answer map_region(PayloadReader& in, UniqueFd memfd) {
+        const auto id = in.u64();
+        const auto size = in.u64();
+        const auto writable = in.u8();
+        in.expect_end();
+        const std::string name = "region " + std::to_string(id);
+        if (!memfd) return bad_request("map_region of " + name + " came without a descriptor (SCM_RIGHTS)");
+        if (id == 0 || regions_.contains(id)) return bad_request("map_region: " + name + " is already mapped or 0");
+        if (size == 0 || writable > 1) return bad_request("map_region of " + name + ": size 0 or access flag above 1");
+        struct stat st{};
+        if (::fstat(memfd.get(), &st) != 0 || st.st_size < 0 || static_cast<std::uint64_t>(st.st_size) < size)
+            return bad_request("map_region of " + name + ": " + std::to_string(size) +
+                               " bytes asked for, the descriptor holds " + std::to_string(st.st_size));
+        if ((::fcntl(memfd.get(), F_GET_SEALS) & F_SEAL_SHRINK) == 0)
+            return bad_request("map_region of " + name + ": the memfd is not sealed against shrinking");
+        const int protection = PROT_READ | (writable ? PROT_WRITE : 0);
+        void* p = ::mmap(nullptr, size, protection, MAP_SHARED, memfd.get(), 0);
+        if (p == MAP_FAILED) {
+            Answer a;
+            a.status = KCS_OUT_OF_MEMORY;
+            a.message = "kcs-worker cannot map " + name + " (" + std::to_string(size) + " bytes" +
+                        (writable ? ", writable" : ", read-only") + ")";
+            return a;
+        }
+        regions_.emplace(id, MappedRegion{static_cast<std::byte*>(p), size, writable == 1});
+        return {};  // the descriptor closes here; the mapping keeps the memory
+    }
+
+    Answer unmap_region(PayloadReader& in) {
+        const auto id = in.u64();
+        in.expect_end();
+        const auto it = regions_.find(id);
+        if (it == regions_.end()) return bad_request("unmap_region: region " + std::to_string(id) + " is not mapped");
+        ::munmap(it->second.base, it->second.size);
+        regions_.erase(it);
+        return {};
+    }
+
+    // The fields u64 region, u64 region offset, u64 size of write_region
+    // and read_region, as the bytes they name; throws ProtocolError (a
+    // bad_request) for a region that is not mapped, a range outside it, or a
+    // read into a region mapped read-only.
+    std::span<std::byte> region_bytes(PayloadReader& in, bool worker_writes) {
+        const auto id = in.u64();
+        const auto offset = in.u64();
+        const auto size = in.u64();
+        const auto it = regions_.find(id);
+        if (it == regions_.end()) throw ProtocolError("region " + std::to_string(id) + " is not mapped");
+        const MappedRegion& region = it->second;
+        if (offset > region.size || size > region.size - offset)
+            throw ProtocolError(std::to_string(size) + " bytes at offset " + std::to_string(offset) + " of region " +
+                                std::to_string(id) + " pass its end (" + std::to_string(region.size) + " bytes)");
+        if (worker_writes && !region.writable)
+            throw ProtocolError("read_region into region " + std::to_string(id) + ", which is mapped read-only");
+        return {region.base + offset, size};
+    }
+
     const kcs_adapter_api& api_;
     kcs_adapter* adapter_ = nullptr;
     ScratchBuffer read_data_;
+    std::map<std::uint64_t, MappedRegion> regions_;
 };
 
 }  // namespace
@@ -239,7 +333,8 @@ int serve(int channel, const std::filesystem::path& adapter_path) {
     ScratchBuffer payload_memory;
     for (;;) {
         std::array<std::byte, request_header_size> head;
-        const auto got = receive_exact(channel, head, no_deadline);
+        UniqueFd passed;  // map_region's memfd travels with its header
+        const auto got = receive_exact_with_fd(channel, head, no_deadline, passed);
         if (got == IoResult::closed) return 0;  // the harness is done (or gone)
         if (got != IoResult::ok) return 2;
         RequestHeader request;
@@ -258,7 +353,7 @@ int serve(int channel, const std::filesystem::path& adapter_path) {
         PayloadReader in(payload);
         Answer answer;
         try {
-            answer = session.handle(request.type, in);
+            answer = session.handle(request.type, in, std::move(passed));
         } catch (const ProtocolError& e) {
             answer = bad_request(e.what());
         }

@@ -1,8 +1,12 @@
 // A well-behaved adapter through the worker: every call of the ABI, the
 // adapter's own errors, and the generation rule for buffer handles.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <fstream>
 #include <numeric>
 
 #include "test_support.hpp"
@@ -132,6 +136,168 @@ TEST(IsolatedAdapter, AnOperationTheAbiCannotHoldIsTheCallersError) {
     op.inputs[0].strides = {1, 1};
     EXPECT_THROW(adapter.supports(op), std::invalid_argument);
     EXPECT_TRUE(adapter.supports(testing::add_op({}, {}, {}, 4)).ok());  // and nothing was lost
+}
+
+// ---- shared regions (PROTOCOL.md, "Shared regions") ----------------------------
+
+// The permissions ("rw-s", "r--s") of the worker's mappings of harness
+// regions, from /proc/PID/maps.
+std::vector<std::string> region_mappings(pid_t pid) {
+    std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+    std::vector<std::string> found;
+    for (std::string line; std::getline(maps, line);)
+        if (line.find("kcs-shared-region") != std::string::npos) found.push_back(line.substr(line.find(' ') + 1, 4));
+    return found;
+}
+
+int regions_mapped_by(pid_t pid) { return static_cast<int>(region_mappings(pid).size()); }
+
+void fill_pattern(std::span<std::byte> bytes, std::uint32_t salt) {
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::byte>((i * 2654435761u + salt) >> 13);
+}
+
+TEST(IsolatedAdapter, SharedRegionsRoundTripWithoutInlineData) {
+    IsolatedAdapter adapter(fixture("fixture"), fixture_options());
+    const std::size_t bytes = (std::size_t{3} << 20) + 12;  // not whole pages
+    auto out = adapter.shared(bytes, WorkerAccess::read_only);
+    auto back = adapter.shared(bytes);
+    ASSERT_EQ(out.size(), bytes);
+    ASSERT_NE(out.id(), back.id());
+    fill_pattern(out.bytes(), 1);
+    const auto buffer = adapter.alloc(bytes + 100);
+    ASSERT_TRUE(buffer.ok());
+    ASSERT_TRUE(adapter.write(buffer.value, 100, out.bytes()).ok());
+    ASSERT_TRUE(adapter.read(buffer.value, 100, back.bytes()).ok());
+    EXPECT_EQ(adapter.shared_transfers(), 2u);
+    EXPECT_EQ(std::memcmp(out.data(), back.data(), bytes), 0);
+    // A part of a region, at an offset on both sides; and the inline path
+    // sees the same device bytes.
+    ASSERT_TRUE(adapter.read(buffer.value, 100 + 4096, back.bytes().subspan(8, 999)).ok());
+    EXPECT_EQ(std::memcmp(back.data() + 8, out.data() + 4096, 999), 0);
+    std::vector<std::byte> inline_copy(bytes);
+    ASSERT_TRUE(adapter.read(buffer.value, 100, inline_copy).ok());
+    EXPECT_EQ(std::memcmp(inline_copy.data(), out.data(), bytes), 0);
+    EXPECT_EQ(adapter.shared_transfers(), 3u);
+    EXPECT_EQ(regions_mapped_by(*adapter.worker_pid()), 2);
+}
+
+TEST(IsolatedAdapter, ReadOnlyRegionsAreReadOnlyForTheWorkerAndReadsIntoThemGoInline) {
+    IsolatedAdapter adapter(fixture("fixture"), fixture_options());
+    auto image = adapter.shared(4096, WorkerAccess::read_only);
+    fill_pattern(image.bytes(), 2);
+    const auto buffer = adapter.alloc(4096);
+    ASSERT_TRUE(buffer.ok());
+    ASSERT_TRUE(adapter.write(buffer.value, 0, image.bytes()).ok());
+    EXPECT_EQ(adapter.shared_transfers(), 1u);
+    std::vector<std::byte> expected(image.bytes().begin(), image.bytes().end());
+    ASSERT_TRUE(adapter.read(buffer.value, 0, image.bytes()).ok());  // the harness may, inline
+    EXPECT_EQ(adapter.shared_transfers(), 1u);
+    EXPECT_EQ(std::memcmp(expected.data(), image.data(), 4096), 0);
+    // Mapped without write permission (and the sealed memfd lets nobody add it).
+    EXPECT_EQ(region_mappings(*adapter.worker_pid()), std::vector<std::string>{"r--s"});
+}
+
+// An adapter that writes to the source of a write (casting away const) can
+// change a read_write region, never a read_only one: the worker cannot map
+// that writable, so the scribble faults and costs the call, and the
+// harness's bytes stay as they were.
+TEST(IsolatedAdapter, AWildAdapterCannotChangeAReadOnlyRegion) {
+    IsolatedAdapter adapter(fixture("fixture"), fixture_options({"fault=scribble-source"}));
+    auto writable = adapter.shared(64), read_only = adapter.shared(64, WorkerAccess::read_only);
+    const auto buffer = adapter.alloc(64);
+    ASSERT_TRUE(buffer.ok());
+    ASSERT_TRUE(adapter.write(buffer.value, 0, writable.bytes()).ok());
+    EXPECT_EQ(writable.bytes()[0], std::byte{1}) << "the scribble should land in a writable region";
+
+    const auto refused = adapter.write(buffer.value, 0, read_only.bytes());
+    EXPECT_EQ(refused.outcome, CallOutcome::crash) << refused.describe();
+    ASSERT_TRUE(refused.worker_exit.has_value());
+    EXPECT_EQ(read_only.bytes()[0], std::byte{0});
+}
+
+// A span that runs past a region's edge is ordinary caller memory: it takes
+// the inline path and arrives whole.
+TEST(IsolatedAdapter, ASpanHalfInsideARegionTravelsInline) {
+    IsolatedAdapter adapter(fixture("fixture"), fixture_options());
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    auto region = adapter.shared(page);
+    // Memory of our own right after (or else right before) the region, so
+    // that the span across its edge is valid.
+    std::byte* neighbour = nullptr;
+    for (std::byte* at : {region.data() + page, region.data() - page}) {
+        void* p = ::mmap(at, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == at) {
+            neighbour = at;
+            break;
+        }
+        if (p != MAP_FAILED) ::munmap(p, page);
+    }
+    if (!neighbour) GTEST_SKIP() << "the pages on both sides of the region are taken";
+    const std::span<std::byte> straddling(std::max(region.data(), neighbour) - page / 2, page);
+    fill_pattern(straddling, 3);
+    const auto buffer = adapter.alloc(page);
+    ASSERT_TRUE(buffer.ok());
+    ASSERT_TRUE(adapter.write(buffer.value, 0, straddling).ok());
+    EXPECT_EQ(adapter.shared_transfers(), 0u);
+    std::vector<std::byte> back(page);
+    ASSERT_TRUE(adapter.read(buffer.value, 0, back).ok());
+    EXPECT_EQ(std::memcmp(back.data(), straddling.data(), page), 0);
+    std::memset(straddling.data(), 0, page);
+    ASSERT_TRUE(adapter.read(buffer.value, 0, straddling).ok());
+    EXPECT_EQ(adapter.shared_transfers(), 0u);
+    EXPECT_EQ(std::memcmp(back.data(), straddling.data(), page), 0);
+    ::munmap(neighbour, page);
+}
+
+// The region is the harness's: a crash loses the worker's mapping, not the
+// bytes, and the next worker maps it again before its first use.
+TEST(IsolatedAdapter, SharedRegionsSurviveAWorkerCrash) {
+    IsolatedAdapter adapter(fixture("fixture"), fixture_options({"fault=segv"}));
+    auto in = adapter.shared(4096 * 4, WorkerAccess::read_only);
+    auto out = adapter.shared(4096 * 4);
+    fill_pattern(in.bytes(), 4);
+    std::vector<std::byte> expected(in.bytes().begin(), in.bytes().end());
+    const auto a = adapter.alloc(in.size()), b = adapter.alloc(in.size());
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_TRUE(adapter.write(a.value, 0, in.bytes()).ok());
+    const auto crashed = adapter.run(testing::faulty_op(a.value, b.value, 4096));
+    ASSERT_EQ(crashed.outcome, CallOutcome::crash) << crashed.describe();
+    EXPECT_EQ(std::memcmp(in.data(), expected.data(), expected.size()), 0);
+
+    const auto c = adapter.alloc(in.size());
+    ASSERT_TRUE(c.ok());
+    EXPECT_EQ(adapter.generation(), 2u);
+    ASSERT_TRUE(adapter.write(c.value, 0, in.bytes()).ok());
+    ASSERT_TRUE(adapter.read(c.value, 0, out.bytes()).ok());
+    EXPECT_EQ(adapter.shared_transfers(), 3u);
+    EXPECT_EQ(std::memcmp(out.data(), expected.data(), expected.size()), 0);
+    EXPECT_EQ(regions_mapped_by(*adapter.worker_pid()), 2);
+}
+
+// A region that dies is unmapped in the worker before the next call; one
+// that outlives its adapter stays usable memory.
+TEST(IsolatedAdapter, DeadRegionsAreUnmappedAndRegionsMayOutliveTheirAdapter) {
+    SharedBytes kept;
+    {
+        IsolatedAdapter adapter(fixture("fixture"), fixture_options());
+        const auto buffer = adapter.alloc(8192);
+        ASSERT_TRUE(buffer.ok());
+        {
+            auto region = adapter.shared(8192);
+            ASSERT_TRUE(adapter.write(buffer.value, 0, region.bytes()).ok());
+            EXPECT_EQ(regions_mapped_by(*adapter.worker_pid()), 1);
+        }
+        EXPECT_TRUE(adapter.info().ok());  // the unmap goes first
+        EXPECT_EQ(regions_mapped_by(*adapter.worker_pid()), 0);
+        EXPECT_EQ(adapter.generation(), 1u);
+        kept = adapter.shared(100);
+        ASSERT_TRUE(adapter.read(buffer.value, 0, kept.bytes()).ok());
+    }
+    kept.bytes()[99] = std::byte{7};
+    EXPECT_EQ(kept.bytes()[99], std::byte{7});
+    SharedBytes moved = std::move(kept);
+    EXPECT_EQ(kept.size(), 0u);
+    EXPECT_EQ(moved.size(), 100u);
 }
 
 TEST(IsolatedAdapter, DestructionEndsTheWorker) {

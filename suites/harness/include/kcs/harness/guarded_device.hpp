@@ -1,7 +1,10 @@
 // The integrity protocol (spec/SPEC.md section 7), applied by the harness to
 // every run of every probe: guard zones of canary bytes around every tensor
-// on the device, poisoned outputs, input hashes before and after, buffers
-// reused across seeds with fresh inputs. Probes never see device buffers.
+// on the device, poisoned outputs, inputs compared byte for byte before and
+// after, buffers reused across seeds with fresh inputs. Probes never see
+// device buffers. The host images of the buffers live in memory shared with
+// the adapter's worker (IsolatedAdapter::shared), so bulk data does not
+// cross the worker channel.
 #pragma once
 
 #include <chrono>

@@ -9,6 +9,12 @@
 // handles of the old one are refused (stale_buffer) without reaching the
 // adapter, and the harness allocates again.
 //
+// Bulk data: write() and read() of a span that lies wholly inside a live
+// region from shared() move no bytes over the channel; the worker's adapter
+// reads or writes the region itself (PROTOCOL.md, "Shared regions"). Any
+// other span, one that only partly overlaps a region included, travels
+// inline as before: the result is the same, only slower.
+//
 // Not thread-safe: one thread at a time per instance. Separate instances
 // may be used from separate threads. The process must not set SIGCHLD to
 // SIG_IGN: that reaps workers automatically and hides how they ended.
@@ -28,6 +34,7 @@
 
 #include "kcs/host/call_result.hpp"
 #include "kcs/host/operation.hpp"
+#include "kcs/host/shared_bytes.hpp"
 
 namespace kcs::host {
 
@@ -77,6 +84,15 @@ public:
     CallResult release(BufferHandle buffer);
     CallResult write(BufferHandle buffer, std::uint64_t offset, std::span<const std::byte> bytes);
     CallResult read(BufferHandle buffer, std::uint64_t offset, std::span<std::byte> bytes);
+
+    // `bytes` of harness memory (zero-filled) that the worker can map; see
+    // SharedBytes. WorkerAccess::read_only regions serve write() only. Makes
+    // no call: the worker maps the region before the first transfer that
+    // uses it (again in each worker generation). Throws std::system_error
+    // when the memory cannot be had.
+    SharedBytes shared(std::uint64_t bytes, WorkerAccess access = WorkerAccess::read_write);
+    // Writes and reads that went through a shared region, since construction.
+    std::uint64_t shared_transfers() const noexcept { return shared_transfers_; }
     CallResult run(const Operation& op);
     // Closes the adapter and lets the worker exit. A later call starts a
     // fresh worker (a new generation).
@@ -99,6 +115,9 @@ private:
     CallResult worker_garbled(std::string_view during, std::string_view what);
     void end_worker();
     std::optional<CallResult> stale(std::span<const BufferHandle> buffers) const;
+    CallResult sync_regions(const Request& request);
+    CallResult transfer_in_region(bool is_write, BufferHandle buffer, std::uint64_t offset, std::uint64_t size,
+                                  std::uint64_t region, std::uint64_t region_offset);
 
     std::filesystem::path path_;
     IsolationOptions options_;
@@ -108,6 +127,8 @@ private:
     std::uint64_t next_call_id_ = 1;
     std::uint64_t live_buffers_ = 0;
     std::uint64_t memory_restarts_ = 0;
+    std::shared_ptr<SharedRegionTable> regions_;
+    std::uint64_t shared_transfers_ = 0;
 };
 
 }  // namespace kcs::host
