@@ -122,7 +122,7 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
     const sweep::ChunkPlan plan(domain.size());
 
     CastTally total{StoreTally(f.out)};
-    sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
+    const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
@@ -158,7 +158,8 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
 
     spec::Json details = {{"direction", narrow ? "narrowing" : "widening (must be exact)"},
                           {"inputs", source},
-                          {"chunks", plan.chunks()}};
+                          {"chunks", plan.chunks()},
+                          {"sweep_timing", timing.record()}};
     if (curated) details["curated"] = curated;
     if (flush_claimed) details["subnormal_results_left_to_C-CMP-02"] = total.left_to_cmp02;
     return total.stores.verdict(instance, std::move(details));

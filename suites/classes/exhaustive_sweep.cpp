@@ -1,5 +1,6 @@
 #include "exhaustive_sweep.hpp"
 
+#include <chrono>
 #include <stdexcept>
 
 #include "kcs/suites/operator_io.hpp"
@@ -114,8 +115,16 @@ harness::Invocation chunk_invocation(const harness::Instance& instance, const En
 
 unsigned judge_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-void run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
-               const std::string& label, const ChunkJudge& judge) {
+spec::Json SweepTiming::record() const {
+    return {{"wall_s", wall_s}, {"waiting_for_device_s", waiting_s}, {"judging_s", judging_s}};
+}
+
+SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
+                      const std::string& label, const ChunkJudge& judge) {
+    using Clock = std::chrono::steady_clock;
+    const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+    const auto start = Clock::now();
+    SweepTiming timing;
     struct Ran {
         harness::Invocation call;
         std::vector<harness::HostTensor> outputs;
@@ -129,20 +138,26 @@ void run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, con
         });
     };
     context.progress(label, 0, plan.size());
-    if (plan.chunks() == 0) return;
+    if (plan.chunks() == 0) return timing;
     std::future<Ran> next = launch(0);
     for (std::uint64_t c = 0; c < plan.chunks(); ++c) {
+        const auto waiting = Clock::now();
         Ran ran = next.get();  // rethrows what the run threw
+        const auto judging = Clock::now();
+        timing.waiting_s += seconds(judging - waiting);
         if (c + 1 < plan.chunks()) next = launch(c + 1);
         const Chunk chunk = plan.chunk(c);
         try {
             judge(chunk, ran.call, ran.outputs);
+            timing.judging_s += seconds(Clock::now() - judging);
         } catch (...) {
             if (next.valid()) next.wait();  // the run in flight uses the context: let it finish
             throw;
         }
         context.progress(label, chunk.first + chunk.count, plan.size());
     }
+    timing.wall_s = seconds(Clock::now() - start);
+    return timing;
 }
 
 std::string sweep_label(const harness::Instance& instance) {

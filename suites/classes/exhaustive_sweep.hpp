@@ -180,8 +180,16 @@ using ChunkJudge = std::function<void(const Chunk&, const harness::Invocation&, 
 // chunks in flight). `judge` is called in chunk order on the calling thread;
 // progress goes to context.progress under `label` after each chunk. An
 // exception from a run or a judge ends the sweep (after the run in flight).
-void run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
-               const std::string& label, const ChunkJudge& judge);
+// Where a sweep's wall time went: waiting for chunks to come back from
+// the device (the adapter call and the harness's data path, beyond what
+// overlapped the judging) and judging them (oracle and comparison).
+struct SweepTiming {
+    double wall_s = 0, waiting_s = 0, judging_s = 0;
+    spec::Json record() const;  // {"wall_s", "waiting_for_device_s", "judging_s"}
+};
+
+SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
+                      const std::string& label, const ChunkJudge& judge);
 
 // "C-CMP-01 unary.exp f32": the progress label of an instance.
 std::string sweep_label(const harness::Instance& instance);

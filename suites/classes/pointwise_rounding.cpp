@@ -159,7 +159,7 @@ harness::CaseResult unary_rounding(harness::ProbeContext& context) {
         ref::fill_bits(f.in, ref::Normal{0, 1}, ref::TensorStream{context.seed(), 0}, samples));
     const sweep::ChunkPlan plan(domain.size());
     const std::string probe = "N(0,1) arguments";
-    sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
+    const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
@@ -179,6 +179,7 @@ harness::CaseResult unary_rounding(harness::ProbeContext& context) {
     spec::Json details = sample_details(total, flush_claimed);
     details["accumulator_side_bound"] = cite(cmp01(context));
     details["f32_bound_ulp"] = f32_bound;
+    details["sweep_timing"] = timing.record();
     return total.stores.verdict(instance, std::move(details));
 }
 

@@ -228,7 +228,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     const sweep::ChunkPlan plan(domain.size());
 
     AccuracyTally total(bound);
-    sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
+    const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
@@ -267,6 +267,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                  {"inputs", std::move(inputs)},
                  {"judged", total.judged},
                  {"chunks", plan.chunks()},
+                 {"sweep_timing", timing.record()},
                  {"elements_over_bound", total.ulp.failed()},
                  {"ulp_histogram", total.histogram_record()},
                  {"subdomains", subdomain_record(total.ulp)},
