@@ -1,11 +1,14 @@
 #include "exhaustive_sweep.hpp"
 
+#include <bit>
 #include <chrono>
 #include <stdexcept>
 
 #include "kcs/suites/operator_io.hpp"
 
 namespace kcs::suites::sweep {
+
+static_assert(std::endian::native == std::endian::little, "HostTensor stores little-endian elements");
 
 ChunkPlan::ChunkPlan(std::uint64_t size, std::uint64_t chunk_elements)
     : size_(size), chunk_elements_(chunk_elements), chunks_(0) {
@@ -61,9 +64,14 @@ void EncodingDomain::fill(std::uint64_t first, std::span<std::uint32_t> out) con
     // The range holding element `first`, then pattern by pattern across ranges.
     std::size_t r = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
     std::uint64_t pattern = ranges_[r].first + (first - starts_[r]);
-    for (auto& o : out) {
+    for (std::size_t i = 0; i < out.size();) {
         while (pattern == ranges_[r].last) pattern = ranges_[++r].first;
-        o = static_cast<std::uint32_t>(pattern++);
+        // The rest of this range at once, in a loop that vectorises.
+        const std::size_t run = static_cast<std::size_t>(std::min<std::uint64_t>(ranges_[r].last - pattern, out.size() - i));
+        const auto base = static_cast<std::uint32_t>(pattern);
+        for (std::size_t k = 0; k < run; ++k) out[i + k] = base + static_cast<std::uint32_t>(k);
+        i += run;
+        pattern += run;
     }
 }
 
@@ -89,19 +97,19 @@ EncodingDomain finite_patterns(ref::Format format, bool without_subnormals) {
 }
 
 harness::HostTensor chunk_tensor(const std::string& dtype, const EncodingDomain& domain, const Chunk& chunk) {
-    std::vector<std::uint32_t> patterns(chunk.count);
-    domain.fill(chunk.first, patterns);
     harness::HostTensor t = harness::HostTensor::zeros(abi_dtype(dtype), {static_cast<std::int64_t>(chunk.count)});
     const std::size_t width = harness::dtype_size(t.dtype);
     if (width != 2 && width != 4) throw std::invalid_argument("a sweep's inputs are f32, f16 or bf16, not " + dtype);
+    if (width == 4) {  // little-endian words: the patterns straight into the tensor
+        domain.fill(chunk.first, std::span(reinterpret_cast<std::uint32_t*>(t.bytes.data()), chunk.count));
+        return t;
+    }
+    std::vector<std::uint32_t> patterns(chunk.count);
+    domain.fill(chunk.first, patterns);
     std::byte* out = t.bytes.data();  // little-endian elements, as HostTensor stores them
     for (std::size_t i = 0; i < patterns.size(); ++i) {
-        if (width == 4) {
-            std::memcpy(out + 4 * i, &patterns[i], 4);
-        } else {
-            const auto narrow = static_cast<std::uint16_t>(patterns[i]);
-            std::memcpy(out + 2 * i, &narrow, 2);
-        }
+        const auto narrow = static_cast<std::uint16_t>(patterns[i]);
+        std::memcpy(out + 2 * i, &narrow, 2);
     }
     return t;
 }

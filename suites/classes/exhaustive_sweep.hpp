@@ -32,11 +32,13 @@
 
 namespace kcs::suites::sweep {
 
-// Elements per chunk by default: 2^23, 32 MiB of f32 inputs. The harness
+// Elements per chunk by default: 2^22, 16 MiB of f32 inputs. The harness
 // holds a few copies of a chunk's tensors (the probe's, the guarded image,
-// the read-back) and the worker two buffers; about 300 MiB in all, while
-// 512 calls over the f32 domain keep the per-call cost negligible.
-inline constexpr std::uint64_t kDefaultChunkElements = std::uint64_t{1} << 23;
+// the read-back) for two chunks in flight, and the worker two buffers;
+// about 300 MiB in all, while 1024 calls over the f32 domain keep the
+// per-call cost small. Below 32 MiB, kcs serves the tensors from its heap
+// rather than fresh mappings (tools/kcs/main.cpp).
+inline constexpr std::uint64_t kDefaultChunkElements = std::uint64_t{1} << 22;
 
 // Consecutive elements [first, first + count) of a domain, chunk number `index`.
 struct Chunk {

@@ -139,6 +139,33 @@ std::string histogram_label(std::size_t bucket) {
     return text.str();
 }
 
+// Whether every result of an f32 block equals its cr, and every element
+// has the first one's core binade and sub-domain, with x and cr normal
+// numbers: the common block of a sweep, which then changes nothing in the
+// record once its first element has been seen. On the encodings alone, in
+// integer operations that vectorise (one clone per instruction set): the
+// binade is x's sign and exponent field; cr's exponent field 0xFE or 0xFF is
+// the overflow edge (|cr| >= 2^127); x's below 122 is |x| < 2^-5, for log
+// 0x3F780000 < x < 0x3F840000 is |x - 1| < 2^-5 (x - 1 is exact there), as
+// in UlpSubdomainRule. Zeros, subnormals and NaNs of x or cr make a block
+// uncommon (the caller judges it element by element).
+[[gnu::target_clones("avx512f", "avx2", "default")]] bool exact_uniform_f32_block(
+    bool log_distance, const std::uint32_t* x, const std::uint32_t* got, const std::uint32_t* cr, std::size_t n) {
+    const auto code = [&](std::size_t i) {
+        const std::uint32_t x_field = (x[i] >> 23) & 0xFF, cr_field = (cr[i] >> 23) & 0xFF;
+        const std::uint32_t magnitude = x[i] & 0x7FFF'FFFFu;
+        const bool small = log_distance ? (x[i] > 0x3F78'0000u) & (x[i] < 0x3F84'0000u) : x_field < 122;
+        const std::uint32_t subdomain = cr_field >= 0xFE ? 1u : small ? 2u : 3u;
+        const bool regular = (x_field != 0) & (cr_field != 0) & (magnitude != 0) &
+                             ((cr[i] & 0x7FFF'FFFFu) <= 0x7F80'0000u) & (got[i] == cr[i]);
+        return regular ? (x[i] >> 23) << 2 | subdomain : 0xFFFF'FFFFu;
+    };
+    const std::uint32_t first = code(0);
+    std::uint32_t differs = first == 0xFFFF'FFFFu ? 1u : 0u;
+    for (std::size_t i = 1; i < n; ++i) differs |= code(i) ^ first;
+    return differs == 0;
+}
+
 // The judged record of a sweep: the model's tally, the outputs of the
 // worst element, the histogram of errors, and how the oracle decided the results.
 struct AccuracyTally {
@@ -160,6 +187,17 @@ struct AccuracyTally {
         const auto decode = [format](std::uint32_t bits) {
             return format == Format::f32 ? static_cast<double>(std::bit_cast<float>(bits)) : ref::decode(format, bits);
         };
+        judged += n;
+        // The common block: every result equal to a numeric cr, in the
+        // sub-domain and binade of the block's first element, both already
+        // seen. Only the count of err = 0 moves.
+        if (format == Format::f32 && exact_uniform_f32_block(rule.log_distance, x, got, cr, n)) {
+            const double x0 = decode(x[0]);
+            if (ulp.exact_changes_nothing(x0, rule(x0, decode(cr[0]), exact_zero(function, x0)))) {
+                histogram[0] += n;
+                return;
+            }
+        }
         for (std::size_t i = 0; i < n; ++i) {
             const double x_value = decode(x[i]);
             const double cr_value = decode(cr[i]);
@@ -174,7 +212,6 @@ struct AccuracyTally {
                 worst_cr = cr[i];
             }
         }
-        judged += n;
     }
 
     void merge(const AccuracyTally& other) {

@@ -59,12 +59,17 @@ struct UlpSubdomainRule {
     double top_binade;    // 2^emax of the output format
     bool log_distance;    // log: |x - 1| rather than |x|
 
+    // Selects rather than branches, so that loops over elements vectorise.
     UlpSubdomain operator()(double x, double cr, bool f_is_zero) const {
         const double a = cr < 0 ? -cr : cr;
-        if ((cr == 0 && !f_is_zero) || (a > 0 && a < min_normal)) return UlpSubdomain::underflow;
-        if (a >= top_binade) return UlpSubdomain::overflow_edge;  // infinities included
+        const bool underflow = ((cr == 0) & !f_is_zero) | ((a > 0) & (a < min_normal));
+        const bool overflow = a >= top_binade;  // infinities included
         const double d = log_distance ? x - 1 : x;
-        return (d < 0 ? -d : d) < 0x1p-5 ? UlpSubdomain::small_argument : UlpSubdomain::core;
+        const bool small = (d < 0 ? -d : d) < 0x1p-5;
+        return underflow  ? UlpSubdomain::underflow
+               : overflow ? UlpSubdomain::overflow_edge
+               : small    ? UlpSubdomain::small_argument
+                          : UlpSubdomain::core;
     }
 };
 UlpSubdomainRule ulp_subdomain_rule(ref::Format out, std::string_view function);
@@ -109,10 +114,21 @@ public:
     // (sign: -1 or +1, E(x)) -> the largest core err there.
     std::map<std::pair<int, int>, double> core_binades() const;
 
+    // Whether add(i, x, s, 0) would change nothing but the count: the worst
+    // so far and the sub-domain's are seen, and so is x's core binade. A
+    // sweep skips the elements equal to cr in a block where this holds for
+    // every element (the record keeps the first index of equal errors).
+    bool exact_changes_nothing(double x, UlpSubdomain subdomain) const {
+        if (!worst_.seen || !by_subdomain_[static_cast<std::size_t>(subdomain)].seen) return false;
+        return subdomain != UlpSubdomain::core || x == 0 || x - x != 0 || core_max_[binade_slot(x)] >= 0;
+    }
+
 private:
     // E(x) of a double x from its exponent field: -1074 .. 1023 (ilogb
     // without a library call); one slot per sign and binade, -1 while unseen.
     static constexpr int kLowestBinade = -1074, kBinades = 1023 - kLowestBinade + 1;
+public:
+    // The record's slot of x's core binade (sign and E(x)).
     static std::size_t binade_slot(double x) {
         const auto bits = std::bit_cast<std::uint64_t>(x);
         const int field = static_cast<int>((bits >> 52) & 0x7FF);
@@ -120,6 +136,8 @@ private:
         const int binade = field == 0 ? kLowestBinade : field - 1023;
         return static_cast<std::size_t>((x < 0 ? kBinades : 0) + binade - kLowestBinade);
     }
+
+private:
 
     double bound_;
     std::size_t failed_ = 0;
