@@ -316,11 +316,13 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                    {"double", total.oracle_paths.double_bound},
                    {"mpfr", total.oracle_paths.mpfr}}}};
     const std::string signature = approximation_signature(total.ulp);
+    harness::CaseResult result;
     if (signature.empty())
-        return passed(name + " within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
+        result = passed(name + " within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
                           std::to_string(total.judged) + " inputs",
                       std::move(e));
-    return failed(instance, signature,
+    else
+        result = failed(instance, signature,
                   std::to_string(total.ulp.failed()) + " of " + std::to_string(total.judged) + " results exceed " +
                       std::to_string(static_cast<int>(bound)) + " ulp of cr = RN(" + name + "(x)); worst " +
                       std::to_string(w.error) + " ulp at x = " + x_hex + " (" +
@@ -328,6 +330,8 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                                                           exact_zero(function, w.x)))) +
                       ")",
                   std::move(e));
+    result.seed_independent = exhaustive;  // every finite pattern, whatever the seed
+    return result;
 }
 
 }  // namespace kcs::suites

@@ -38,7 +38,7 @@ TEST(ChunkPlan, CoversTheDomainExactlyOnce) {
         EXPECT_EQ(next, size) << "size " << size;
         EXPECT_THROW(plan.chunk(plan.chunks()), std::out_of_range);
     }
-    EXPECT_EQ(sweep::ChunkPlan(std::uint64_t{1} << 32).chunks(), 512u);
+    EXPECT_EQ(sweep::ChunkPlan(std::uint64_t{1} << 32).chunks(), 1024u);
     EXPECT_THROW(sweep::ChunkPlan(10, 0), std::invalid_argument);
 }
 
@@ -118,6 +118,36 @@ TEST(JudgeInSlices, GivesOneTotalWhateverTheThreads) {
 }
 
 // ---------------------------------------------------------------- probes on reference-cpu
+
+// An exhaustive sweep does not depend on its seed: the runner judges it once
+// and the second seed records the first one's judgement; the evidence
+// carries the histogram of errors (summing to the inputs judged) and where
+// the sweep's time went.
+TEST(ExhaustiveSweep, JudgedOnceForAllSeedsWithHistogramAndTiming) {
+    const auto run = testing::run_instance("v1/C-CMP-01/unary.exp/f16-f16/default", "reference-cpu");
+    ASSERT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+    ASSERT_EQ(run.result.cases.size(), 2u);
+    const auto& first = run.result.cases[0];
+    const auto& second = run.result.cases[1];
+    EXPECT_TRUE(first.result.seed_independent);
+    EXPECT_EQ(second.seed, first.seed + 1);
+    EXPECT_NE(second.result.message.find("judged once"), std::string::npos) << second.result.message;
+    EXPECT_EQ(second.result.evidence.figure, first.result.evidence.figure);
+    EXPECT_EQ(second.wall.count(), 0);
+
+    const auto& details = first.result.evidence.details;
+    std::uint64_t histogram_total = 0;
+    for (const auto& [bucket, count] : details.at("ulp_histogram").items()) histogram_total += count.get<std::uint64_t>();
+    EXPECT_EQ(histogram_total, details.at("judged").get<std::uint64_t>());
+    EXPECT_GT(details.at("ulp_histogram").at("0").get<std::uint64_t>(), 0u);
+    EXPECT_GE(details.at("sweep_timing").at("wall_s").get<double>(), details.at("sweep_timing").at("judging_s").get<double>());
+
+    // A sampled sweep (f32 below depth full) depends on its seed: judged per seed.
+    const auto sampled = testing::run_instance("v1/C-CMP-01/unary.exp/f32-f32/default", "reference-cpu");
+    ASSERT_EQ(sampled.result.cases.size(), 2u);
+    EXPECT_FALSE(sampled.result.cases[0].result.seed_independent);
+    EXPECT_EQ(sampled.result.cases[1].result.message.find("judged once"), std::string::npos);
+}
 
 std::vector<std::string> reference_instances() {
     std::vector<std::string> out;

@@ -51,7 +51,20 @@ InstanceResult run_instance(const Instance& instance, Probe probe, const spec::C
                              : verdict_only(Verdict::error, "no probe implements " + instance.contract->id + " for " +
                                                                 instance.op->id);
         result.verdict = worst_of(result.verdict, c.verdict);
+        const bool judged_for_all = c.seed_independent && (c.verdict == Verdict::pass || c.verdict == Verdict::fail);
         result.cases.push_back({seed, std::move(c), std::chrono::steady_clock::now() - start, adapter_time});
+        if (!judged_for_all) continue;
+        // The same inputs for every seed: the later seeds record the first one's judgement.
+        for (int k = j + 1; k < seeds; ++k) {
+            CaseRecord same = result.cases.back();
+            same.seed = base_seed + static_cast<std::uint64_t>(k);
+            same.result.message.append(" (the same inputs as seed ").append(std::to_string(seed)).append(
+                ", judged once)");
+            same.wall = {};
+            same.adapter_time = {};
+            result.cases.push_back(std::move(same));
+        }
+        break;
     }
     return result;
 }

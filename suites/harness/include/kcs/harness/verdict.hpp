@@ -43,6 +43,10 @@ struct CaseResult {
     std::string signature;       // FAIL: the matched violation signature id
     std::string message;         // one line a person can act on
     Evidence evidence;
+    // The case's inputs did not depend on its seed (an exhaustive sweep of
+    // a whole domain): the runner judges it once and gives the depth's
+    // other seeds the same result rather than repeating the sweep.
+    bool seed_independent = false;
 };
 
 // A result that carries only a verdict and why (no measurement was made).
