@@ -119,7 +119,7 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
         domain = sweep::EncodingDomain::listed(std::move(patterns));
         source = "curated and sampled f32 patterns";
     }
-    const sweep::ChunkPlan plan(domain.size());
+    const sweep::ChunkPlan plan(domain.size(), sweep::chunk_elements_from_environment());
 
     CastTally total{StoreTally(f.out)};
     const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),

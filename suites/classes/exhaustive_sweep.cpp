@@ -2,8 +2,13 @@
 
 #include <bit>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <stdexcept>
 
+#include "kcs/spec/sha256.hpp"
 #include "kcs/suites/operator_io.hpp"
 
 namespace kcs::suites::sweep {
@@ -124,11 +129,90 @@ harness::Invocation chunk_invocation(const harness::Instance& instance, const En
 unsigned judge_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 spec::Json SweepTiming::record() const {
-    return {{"wall_s", wall_s}, {"waiting_for_device_s", waiting_s}, {"judging_s", judging_s}};
+    spec::Json out = {{"wall_s", wall_s}, {"waiting_for_device_s", waiting_s}, {"judging_s", judging_s}};
+    if (resumed_from) out["resumed_from_chunk"] = resumed_from;
+    return out;
+}
+
+namespace {
+
+// A positive integer from the environment, or `fallback` when unset;
+// std::invalid_argument naming the variable for anything else.
+std::uint64_t positive_from_environment(const char* name, std::uint64_t fallback) {
+    const char* text = std::getenv(name);
+    if (!text || !*text) return fallback;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (*end != '\0' || value == 0 || text[0] == '-')
+        throw std::invalid_argument(std::string(name).append(" must be a positive integer, not '").append(text).append("'"));
+    return value;
+}
+
+// Where a checkpointed sweep keeps its state, and the key that must match
+// for a run to resume from it.
+struct SweepState {
+    std::filesystem::path file;
+    spec::Json key;
+};
+
+std::optional<SweepState> sweep_state(const harness::ProbeContext& context, const EncodingDomain& domain,
+                                      const ChunkPlan& plan) {
+    const char* dir = std::getenv("KCS_SWEEP_STATE");
+    if (!dir || !*dir) return std::nullopt;
+    const auto& adapter = context.adapter();
+    spec::Json key = {{"catalog", spec::catalog_digest(context.catalog())},
+                      {"instance", context.instance().id},
+                      {"seed", context.seed()},
+                      {"adapter", adapter.path().string()},
+                      {"adapter_options", adapter.options().adapter_options},
+                      {"claims", context.claims().digest},
+                      {"claims_values", context.claims().values},
+                      {"domain", domain.size()},
+                      {"chunk_elements", plan.chunk_elements()}};
+    const std::string digest = hex(sha256(key.dump()));
+    std::filesystem::create_directories(dir);
+    return SweepState{std::filesystem::path(dir) / (digest.substr(0, 32) + ".json"), std::move(key)};
+}
+
+// The saved chunk to resume from (0: none, or another sweep's).
+std::uint64_t restore(const SweepState& state, const SweepCheckpoint& checkpoint) {
+    std::ifstream in(state.file);
+    if (!in) return 0;
+    const spec::Json saved = spec::Json::parse(in, nullptr, false);
+    if (saved.is_discarded() || !saved.contains("key") || saved["key"] != state.key) return 0;
+    checkpoint.restore(saved.at("tally"));
+    return saved.at("next_chunk").get<std::uint64_t>();
+}
+
+// Written to a temporary file and renamed, so that an interruption leaves
+// the previous state or the new one, never half of one.
+void save(const SweepState& state, const SweepCheckpoint& checkpoint, std::uint64_t next_chunk) {
+    const spec::Json saved = {{"key", state.key}, {"next_chunk", next_chunk}, {"tally", checkpoint.save()}};
+    const auto temporary = std::filesystem::path(state.file).concat(".tmp");
+    {
+        std::ofstream out(temporary, std::ios::trunc);
+        out << saved.dump();
+        if (!out.flush()) throw std::runtime_error("cannot write the sweep state " + temporary.string());
+    }
+    std::filesystem::rename(temporary, state.file);
+}
+
+}  // namespace
+
+std::uint64_t chunk_elements_from_environment() {
+    return positive_from_environment("KCS_SWEEP_CHUNK_ELEMENTS", kDefaultChunkElements);
+}
+
+harness::CaseResult paused_sweep_result(std::uint64_t next_chunk, std::uint64_t chunks) {
+    return harness::verdict_only(harness::Verdict::error,
+                                 "sweep paused after chunk " + std::to_string(next_chunk) + " of " +
+                                     std::to_string(chunks) +
+                                     " (KCS_SWEEP_CHUNK_BUDGET); its state is saved in KCS_SWEEP_STATE: run the "
+                                     "same case again to resume");
 }
 
 SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
-                      const std::string& label, const ChunkJudge& judge) {
+                      const std::string& label, const ChunkJudge& judge, const SweepCheckpoint* checkpoint) {
     using Clock = std::chrono::steady_clock;
     const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
     const auto start = Clock::now();
@@ -145,15 +229,26 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
             return ran;
         });
     };
-    context.progress(label, 0, plan.size());
-    if (plan.chunks() == 0) return timing;
-    std::future<Ran> next = launch(0);
-    for (std::uint64_t c = 0; c < plan.chunks(); ++c) {
+    const std::optional<SweepState> state =
+        checkpoint ? sweep_state(context, domain, plan) : std::optional<SweepState>{};
+    const std::uint64_t budget = positive_from_environment("KCS_SWEEP_CHUNK_BUDGET", UINT64_MAX);
+    if (budget != UINT64_MAX && !state)
+        throw std::invalid_argument("KCS_SWEEP_CHUNK_BUDGET needs KCS_SWEEP_STATE, where the paused sweep's state goes");
+    const std::uint64_t first_chunk = state ? restore(*state, *checkpoint) : 0;
+    timing.resumed_from = first_chunk;
+    const std::uint64_t stop = first_chunk + std::min(budget, plan.chunks() - std::min(first_chunk, plan.chunks()));
+    context.progress(label, first_chunk < plan.chunks() ? plan.chunk(first_chunk).first : plan.size(), plan.size());
+    if (first_chunk >= plan.chunks()) {
+        if (state) std::filesystem::remove(state->file);
+        return timing;
+    }
+    std::future<Ran> next = launch(first_chunk);
+    for (std::uint64_t c = first_chunk; c < stop; ++c) {
         const auto waiting = Clock::now();
         Ran ran = next.get();  // rethrows what the run threw
         const auto judging = Clock::now();
         timing.waiting_s += seconds(judging - waiting);
-        if (c + 1 < plan.chunks()) next = launch(c + 1);
+        if (c + 1 < stop) next = launch(c + 1);
         const Chunk chunk = plan.chunk(c);
         try {
             judge(chunk, ran.call, ran.outputs);
@@ -162,8 +257,11 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
             if (next.valid()) next.wait();  // the run in flight uses the context: let it finish
             throw;
         }
+        if (state) save(*state, *checkpoint, c + 1);
         context.progress(label, chunk.first + chunk.count, plan.size());
     }
+    if (stop < plan.chunks()) throw harness::CaseStop{paused_sweep_result(stop, plan.chunks())};
+    if (state) std::filesystem::remove(state->file);
     timing.wall_s = seconds(Clock::now() - start);
     return timing;
 }

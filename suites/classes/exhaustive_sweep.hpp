@@ -185,13 +185,40 @@ using ChunkJudge = std::function<void(const Chunk&, const harness::Invocation&, 
 // Where a sweep's wall time went: waiting for chunks to come back from
 // the device (the adapter call and the harness's data path, beyond what
 // overlapped the judging) and judging them (oracle and comparison).
+// `resumed_from` > 0: the chunks before it were judged by an earlier,
+// interrupted run (their time is not counted).
 struct SweepTiming {
     double wall_s = 0, waiting_s = 0, judging_s = 0;
-    spec::Json record() const;  // {"wall_s", "waiting_for_device_s", "judging_s"}
+    std::uint64_t resumed_from = 0;
+    spec::Json record() const;  // {"wall_s", "waiting_for_device_s", "judging_s"[, "resumed_from_chunk"]}
 };
 
+// How a sweep's tally is saved after each chunk and restored on resuming:
+// JSON that restores the tally bit for bit (doubles as their bit patterns).
+struct SweepCheckpoint {
+    std::function<spec::Json()> save;
+    std::function<void(const spec::Json&)> restore;
+};
+
+// The environment that tunes sweeps (README, "Exhaustive sweeps"):
+//  KCS_SWEEP_STATE=DIR: save the state of checkpointed sweeps in DIR after
+//    every chunk, resume from it when the same sweep (catalog, instance,
+//    seed, adapter and its options, claims, domain, chunks) runs again, and
+//    delete it when the sweep completes.
+//  KCS_SWEEP_CHUNK_ELEMENTS=N: elements per chunk (default 2^22), for a
+//    device with little memory or a finer checkpoint.
+//  KCS_SWEEP_CHUNK_BUDGET=N: judge at most N chunks in this run, then stop
+//    with the state saved (the case is an ERROR saying so): long sweeps in
+//    time-boxed slices. Needs KCS_SWEEP_STATE.
+std::uint64_t chunk_elements_from_environment();
+
+// Thrown when KCS_SWEEP_CHUNK_BUDGET ends a sweep: the case becomes an
+// ERROR that says where the saved state lets the next run resume.
+harness::CaseResult paused_sweep_result(std::uint64_t next_chunk, std::uint64_t chunks);
+
 SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& domain, const ChunkPlan& plan,
-                      const std::string& label, const ChunkJudge& judge);
+                      const std::string& label, const ChunkJudge& judge,
+                      const SweepCheckpoint* checkpoint = nullptr);
 
 // "C-CMP-01 unary.exp f32": the progress label of an instance.
 std::string sweep_label(const harness::Instance& instance);

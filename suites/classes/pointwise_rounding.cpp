@@ -157,7 +157,7 @@ harness::CaseResult unary_rounding(harness::ProbeContext& context) {
     const auto samples = static_cast<std::size_t>(context.integer("samples"));
     const sweep::EncodingDomain domain = sweep::EncodingDomain::listed(
         ref::fill_bits(f.in, ref::Normal{0, 1}, ref::TensorStream{context.seed(), 0}, samples));
-    const sweep::ChunkPlan plan(domain.size());
+    const sweep::ChunkPlan plan(domain.size(), sweep::chunk_elements_from_environment());
     const std::string probe = "N(0,1) arguments";
     const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,

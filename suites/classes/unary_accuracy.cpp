@@ -227,6 +227,27 @@ struct AccuracyTally {
         }
     }
 
+    // A sweep's checkpoint: everything above, bit for bit.
+    spec::Json save() const {
+        return {{"ulp", ulp.save()},
+                {"judged", judged},
+                {"worst", {worst_x, worst_got, worst_cr}},
+                {"oracle_paths", {oracle_paths.special, oracle_paths.double_bound, oracle_paths.mpfr}},
+                {"histogram", histogram}};
+    }
+
+    void restore(const spec::Json& saved) {
+        ulp.restore(saved.at("ulp"));
+        judged = saved.at("judged").get<std::uint64_t>();
+        const auto& w = saved.at("worst");
+        worst_x = w.at(0).get<std::uint32_t>();
+        worst_got = w.at(1).get<std::uint32_t>();
+        worst_cr = w.at(2).get<std::uint32_t>();
+        const auto& p = saved.at("oracle_paths");
+        oracle_paths = {p.at(0).get<std::size_t>(), p.at(1).get<std::size_t>(), p.at(2).get<std::size_t>()};
+        histogram = saved.at("histogram").get<std::array<std::uint64_t, kHistogramBuckets>>();
+    }
+
     spec::Json histogram_record() const {
         spec::Json out = spec::Json::object();
         for (std::size_t b = 0; b < kHistogramBuckets; ++b)
@@ -262,9 +283,11 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     if (!exhaustive) sampled = sampled_f32(function, context.seed(), context.integer("samples"), flush_claimed);
     const sweep::EncodingDomain domain = exhaustive ? sweep::finite_patterns(f.in, flush_claimed)
                                                     : sweep::EncodingDomain::listed(std::move(sampled.patterns));
-    const sweep::ChunkPlan plan(domain.size());
+    const sweep::ChunkPlan plan(domain.size(), sweep::chunk_elements_from_environment());
 
     AccuracyTally total(bound);
+    const sweep::SweepCheckpoint checkpoint{[&] { return total.save(); },
+                                            [&](const spec::Json& saved) { total.restore(saved); }};
     const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {
@@ -280,7 +303,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                                                        flush_claimed);
                                    }
                                });
-    });
+    }, &checkpoint);
 
     const auto& w = total.ulp.worst();
     harness::Evidence e;

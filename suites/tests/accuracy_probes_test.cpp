@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -115,6 +117,65 @@ TEST(JudgeInSlices, GivesOneTotalWhateverTheThreads) {
                                         },
                                         4),
                  std::runtime_error);
+}
+
+// ---------------------------------------------------------------- resuming a sweep
+
+// Sets environment variables for one scope and restores their absence.
+class ScopedEnvironment {
+public:
+    void set(const char* name, const std::string& value) {
+        ::setenv(name, value.c_str(), 1);
+        names_.push_back(name);
+    }
+    void unset(const char* name) { ::unsetenv(name); }
+    ~ScopedEnvironment() {
+        for (const char* name : names_) ::unsetenv(name);
+    }
+
+private:
+    std::vector<const char*> names_;
+};
+
+// A sweep paused after 5 of its 16 chunks (KCS_SWEEP_CHUNK_BUDGET) resumes
+// from its saved state and ends with the record of an uninterrupted sweep.
+TEST(ExhaustiveSweep, ResumesFromTheLastFinishedChunk) {
+    const std::string id = "v1/C-CMP-01/unary.tanh/f16-f16/default";
+    const auto uninterrupted = testing::run_instance(id, "reference-cpu");
+    ASSERT_EQ(uninterrupted.verdict, harness::Verdict::pass) << testing::describe(uninterrupted.result);
+
+    const auto dir = std::filesystem::temp_directory_path() / ("kcs-sweep-state-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    ScopedEnvironment env;
+    env.set("KCS_SWEEP_STATE", dir.string());
+    env.set("KCS_SWEEP_CHUNK_ELEMENTS", "4096");  // the 63488 finite f16 patterns: 16 chunks
+    env.set("KCS_SWEEP_CHUNK_BUDGET", "5");
+    const auto paused = testing::run_instance(id, "reference-cpu");
+    ASSERT_EQ(paused.verdict, harness::Verdict::error);
+    EXPECT_NE(paused.result.cases[0].result.message.find("paused after chunk 5 of 16"), std::string::npos)
+        << paused.result.cases[0].result.message;
+    ASSERT_TRUE(std::filesystem::exists(dir));
+    EXPECT_FALSE(std::filesystem::is_empty(dir));
+
+    env.unset("KCS_SWEEP_CHUNK_BUDGET");
+    const auto resumed = testing::run_instance(id, "reference-cpu");
+    ASSERT_EQ(resumed.verdict, harness::Verdict::pass) << testing::describe(resumed.result);
+    const auto& details = resumed.result.cases[0].result.evidence.details;
+    EXPECT_EQ(details.at("sweep_timing").at("resumed_from_chunk").get<std::uint64_t>(), 5u);
+    const auto& reference = uninterrupted.result.cases[0].result.evidence.details;
+    for (const char* field : {"judged", "ulp_histogram", "subdomains", "core_binades", "worst_input", "oracle_paths"})
+        EXPECT_EQ(details.at(field), reference.at(field)) << field;
+    EXPECT_EQ(resumed.result.cases[0].result.evidence.figure, uninterrupted.result.cases[0].result.evidence.figure);
+    std::filesystem::remove_all(dir);
+
+    // A budget without a place for the state is refused, not ignored.
+    env.set("KCS_SWEEP_CHUNK_BUDGET", "5");
+    env.unset("KCS_SWEEP_STATE");
+    const auto refused = testing::run_instance(id, "reference-cpu");
+    EXPECT_EQ(refused.verdict, harness::Verdict::error);
+    EXPECT_NE(refused.result.cases[0].result.message.find("KCS_SWEEP_CHUNK_BUDGET needs KCS_SWEEP_STATE"),
+              std::string::npos)
+        << refused.result.cases[0].result.message;
 }
 
 // ---------------------------------------------------------------- probes on reference-cpu

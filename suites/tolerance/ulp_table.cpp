@@ -60,6 +60,45 @@ UlpSubdomain ulp_subdomain(ref::Format out, std::string_view function, double x,
     return ulp_subdomain_rule(out, function)(x, cr, f_is_zero);
 }
 
+namespace {
+
+std::uint64_t bits_of(double v) { return std::bit_cast<std::uint64_t>(v); }
+double double_of(const spec::Json& bits) { return std::bit_cast<double>(bits.get<std::uint64_t>()); }
+
+spec::Json save_worst(const UlpTally::Worst& w) {
+    return {w.seen, bits_of(w.error), w.index, bits_of(w.x)};
+}
+
+UlpTally::Worst restore_worst(const spec::Json& j) {
+    return {j.at(0).get<bool>(), double_of(j.at(1)), j.at(2).get<std::size_t>(), double_of(j.at(3))};
+}
+
+}  // namespace
+
+spec::Json UlpTally::save() const {
+    spec::Json subdomains = spec::Json::array(), binades = spec::Json::array();
+    for (const Worst& w : by_subdomain_) subdomains.push_back(save_worst(w));
+    for (std::size_t slot = 0; slot < core_max_.size(); ++slot)
+        if (core_max_[slot] >= 0) binades.push_back({slot, bits_of(core_max_[slot])});
+    return {{"bound", bits_of(bound_)}, {"failed", failed_}, {"worst", save_worst(worst_)},
+            {"subdomains", std::move(subdomains)}, {"core_binades", std::move(binades)}};
+}
+
+void UlpTally::restore(const spec::Json& saved) {
+    try {
+        if (double_of(saved.at("bound")) != bound_) throw std::invalid_argument("a tally of another bound");
+        failed_ = saved.at("failed").get<std::size_t>();
+        worst_ = restore_worst(saved.at("worst"));
+        for (std::size_t s = 0; s < kUlpSubdomains; ++s) by_subdomain_[s] = restore_worst(saved.at("subdomains").at(s));
+        std::fill(core_max_.begin(), core_max_.end(), -1.0);
+        for (const auto& entry : saved.at("core_binades")) core_max_.at(entry.at(0).get<std::size_t>()) = double_of(entry.at(1));
+    } catch (const spec::Json::exception& e) {
+        throw std::invalid_argument(std::string("a saved ulp tally of the wrong shape: ").append(e.what()));
+    } catch (const std::out_of_range& e) {
+        throw std::invalid_argument(std::string("a saved ulp tally of the wrong shape: ").append(e.what()));
+    }
+}
+
 std::map<std::pair<int, int>, double> UlpTally::core_binades() const {
     std::map<std::pair<int, int>, double> out;
     for (std::size_t slot = 0; slot < core_max_.size(); ++slot) {

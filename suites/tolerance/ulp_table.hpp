@@ -114,6 +114,12 @@ public:
     // (sign: -1 or +1, E(x)) -> the largest core err there.
     std::map<std::pair<int, int>, double> core_binades() const;
 
+    // The whole record as JSON that restores it bit for bit (doubles as
+    // their bit patterns): a sweep's checkpoint. restore() throws
+    // std::invalid_argument for JSON of another shape.
+    spec::Json save() const;
+    void restore(const spec::Json& saved);
+
     // Whether add(i, x, s, 0) would change nothing but the count: the worst
     // so far and the sub-domain's are seen, and so is x's core binade. A
     // sweep skips the elements equal to cr in a block where this holds for

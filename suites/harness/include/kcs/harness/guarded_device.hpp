@@ -106,6 +106,8 @@ public:
     void reseed(std::uint64_t seed);
     std::uint64_t seed() const noexcept { return seed_; }
 
+    const host::IsolatedAdapter& adapter() const noexcept { return adapter_; }
+
     // One entry per tensor position of the last run, inputs then outputs.
     std::vector<Placement> placements() const;
 

@@ -33,6 +33,8 @@ public:
     const spec::Catalog& catalog() const { return catalog_; }
     const Claims& claims() const { return claims_; }
     std::uint64_t seed() const { return seed_; }  // this case's seed: inputs come from it
+    // The adapter the runs go to: its path, name and options.
+    const host::IsolatedAdapter& adapter() const { return device_.adapter(); }
 
     // The instance's parameter values at the run's depth.
     std::vector<std::int64_t> int_list(const std::string& name) const;

@@ -70,6 +70,7 @@ public:
 
     const std::filesystem::path& path() const noexcept { return path_; }
     const std::string& name() const noexcept { return name_; }  // the table's name
+    const IsolationOptions& options() const noexcept { return options_; }
     // 1 for the first worker, one more for each fresh one.
     std::uint64_t generation() const noexcept { return generation_; }
     std::optional<pid_t> worker_pid() const noexcept;  // none while no worker runs
