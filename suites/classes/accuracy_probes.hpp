@@ -5,13 +5,23 @@
 // depth, and of f32 at depth full. registry/probes.cpp lists them.
 #pragma once
 
+#include <cstdint>
+#include <span>
+
 #include "kcs/harness/probe.hpp"
+#include "kcs/reference/unary_functions.hpp"
 
 namespace kcs::suites {
 
 // C-CMP-01 (unary_accuracy.cpp): err against cr = RN_out(f(x)) per function
 // and configuration, per sub-domain and core binade.
 harness::CaseResult unary_accuracy(harness::ProbeContext& context);
+
+// For tests: the saved record (AccuracyTally) of judging f32 results `got`
+// against cr of `function` at inputs x, in the sweep's blocks, with or
+// without the shortcut for common blocks; the two must be equal.
+spec::Json unary_accuracy_record(ref::UnaryFunction function, double bound, std::span<const std::uint32_t> x,
+                                 std::span<const std::uint32_t> got, bool shortcut);
 
 // C-PRC-04 (cast_rounding.cpp): every stored value RN_out of its input,
 // narrowing (curated, sampled, all 2^32 at full) and widening (all 2^16).

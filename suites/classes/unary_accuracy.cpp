@@ -139,25 +139,27 @@ std::string histogram_label(std::size_t bucket) {
     return text.str();
 }
 
-// Whether every result of an f32 block equals its cr, and every element
-// has the first one's core binade and sub-domain, with x and cr normal
-// numbers: the common block of a sweep, which then changes nothing in the
-// record once its first element has been seen. On the encodings alone, in
-// integer operations that vectorise (one clone per instruction set): the
-// binade is x's sign and exponent field; cr's exponent field 0xFE or 0xFF is
-// the overflow edge (|cr| >= 2^127); x's below 122 is |x| < 2^-5, for log
-// 0x3F780000 < x < 0x3F840000 is |x - 1| < 2^-5 (x - 1 is exact there), as
-// in UlpSubdomainRule. Zeros, subnormals and NaNs of x or cr make a block
-// uncommon (the caller judges it element by element).
+// Whether every result of an f32 block equals its cr (any NaN where cr is a
+// NaN: err 0), and every element has the first one's core binade and
+// sub-domain, with x non-zero and normal and cr not zero or subnormal: the
+// common block of a sweep, which then changes nothing in the record once its
+// first element has been seen. On the encodings alone, in integer
+// operations that vectorise (one clone per instruction set): the binade is
+// x's sign and exponent field; a numeric cr's exponent field 0xFE or 0xFF is
+// the overflow edge (|cr| >= 2^127); x's field below 122 is |x| < 2^-5, for
+// log 0x3F780000 < x < 0x3F840000 is |x - 1| < 2^-5 (x - 1 is exact there),
+// as in UlpSubdomainRule (a NaN cr is in neither edge sub-domain there).
+// Other blocks the caller judges element by element.
 [[gnu::target_clones("avx512f", "avx2", "default")]] bool exact_uniform_f32_block(
     bool log_distance, const std::uint32_t* x, const std::uint32_t* got, const std::uint32_t* cr, std::size_t n) {
     const auto code = [&](std::size_t i) {
         const std::uint32_t x_field = (x[i] >> 23) & 0xFF, cr_field = (cr[i] >> 23) & 0xFF;
-        const std::uint32_t magnitude = x[i] & 0x7FFF'FFFFu;
+        const bool cr_nan = (cr[i] & 0x7FFF'FFFFu) > 0x7F80'0000u;
+        const bool got_nan = (got[i] & 0x7FFF'FFFFu) > 0x7F80'0000u;
         const bool small = log_distance ? (x[i] > 0x3F78'0000u) & (x[i] < 0x3F84'0000u) : x_field < 122;
-        const std::uint32_t subdomain = cr_field >= 0xFE ? 1u : small ? 2u : 3u;
-        const bool regular = (x_field != 0) & (cr_field != 0) & (magnitude != 0) &
-                             ((cr[i] & 0x7FFF'FFFFu) <= 0x7F80'0000u) & (got[i] == cr[i]);
+        const std::uint32_t subdomain = (cr_field >= 0xFE) & !cr_nan ? 1u : small ? 2u : 3u;
+        const bool equal = cr_nan ? got_nan : got[i] == cr[i];
+        const bool regular = (x_field != 0) & (cr_field != 0) & equal;
         return regular ? (x[i] >> 23) << 2 | subdomain : 0xFFFF'FFFFu;
     };
     const std::uint32_t first = code(0);
@@ -175,6 +177,8 @@ struct AccuracyTally {
     ref::UnaryBatchStats oracle_paths;
     std::array<std::uint64_t, kHistogramBuckets> histogram{};
 
+    bool shortcut = true;  // the common-block shortcut (tests compare with and without it)
+
     explicit AccuracyTally(double bound) : ulp(bound) {}
 
     // Elements first .. first + n - 1 of the sweep, their inputs x and
@@ -191,7 +195,7 @@ struct AccuracyTally {
         // The common block: every result equal to a numeric cr, in the
         // sub-domain and binade of the block's first element, both already
         // seen. Only the count of err = 0 moves.
-        if (format == Format::f32 && exact_uniform_f32_block(rule.log_distance, x, got, cr, n)) {
+        if (shortcut && format == Format::f32 && exact_uniform_f32_block(rule.log_distance, x, got, cr, n)) {
             const double x0 = decode(x[0]);
             if (ulp.exact_changes_nothing(x0, rule(x0, decode(cr[0]), exact_zero(function, x0)))) {
                 histogram[0] += n;
@@ -267,6 +271,19 @@ UnaryFunction function_of(const harness::Instance& instance) {
 }
 
 }  // namespace
+
+spec::Json unary_accuracy_record(UnaryFunction function, double bound, std::span<const std::uint32_t> x,
+                                 std::span<const std::uint32_t> got, bool shortcut) {
+    if (x.size() != got.size()) throw std::invalid_argument("unary_accuracy_record: x and got differ in size");
+    AccuracyTally tally(bound);
+    tally.shortcut = shortcut;
+    const UlpSubdomainRule rule = ulp_subdomain_rule(Format::f32, ref::unary_function_name(function));
+    for (std::size_t i = 0; i < x.size(); i += kJudgeBlock) {
+        const std::size_t n = std::min(kJudgeBlock, x.size() - i);
+        tally.add_block(i, Format::f32, function, rule, x.data() + i, got.data() + i, n, false);
+    }
+    return tally.save();
+}
 
 harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     const auto& instance = context.instance();

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "../classes/accuracy_probes.hpp"
 #include "../classes/exhaustive_sweep.hpp"
+#include "kcs/reference/unary_functions.hpp"
 #include "probe_test_support.hpp"
 
 namespace kcs::suites {
@@ -117,6 +119,45 @@ TEST(JudgeInSlices, GivesOneTotalWhateverTheThreads) {
                                         },
                                         4),
                  std::runtime_error);
+}
+
+// ---------------------------------------------------------------- the common-block shortcut
+
+// Judging with the shortcut for common blocks gives the record of judging
+// every element: on runs of consecutive f32 patterns that cross binades,
+// the small-argument and overflow edges, zeros, subnormals and the NaN
+// results of log and rsqrt at x < 0, with results equal to cr and with a
+// few wrong ones (an ulp off, a NaN, an infinity) in and out of those blocks.
+TEST(UnaryAccuracyShortcut, GivesTheRecordOfEveryElement) {
+    using ref::UnaryFunction;
+    std::vector<std::uint32_t> x;
+    const auto run = [&](std::uint32_t first, std::uint32_t count) {
+        for (std::uint32_t i = 0; i < count; ++i) x.push_back(first + i);
+    };
+    run(0x00000000u, 20000);  // +0 and the subnormals
+    run(0x3CFFF000u, 20000);  // across 2^-5: the small-argument edge
+    run(0x3F77F000u, 40000);  // across 1 - 2^-5 .. 1: log's small-argument edge
+    run(0x42AFF000u, 30000);  // exp's overflow edge (88.72)
+    run(0x7F7FA000u, 24576);  // the top binade and the largest finite
+    run(0xBF7FF000u, 20000);  // negative: NaN results of log and rsqrt
+    run(0xC2CF0000u, 30000);  // exp's subnormal results (-103 and below)
+    for (const UnaryFunction function : {UnaryFunction::exp, UnaryFunction::log, UnaryFunction::tanh,
+                                         UnaryFunction::rsqrt, UnaryFunction::sigmoid}) {
+        std::vector<std::uint32_t> got(x.size());
+        ref::correctly_rounded_batch(function, Format::f32, x, got);
+        const auto exact = unary_accuracy_record(function, 3, x, got, false);
+        EXPECT_EQ(unary_accuracy_record(function, 3, x, got, true), exact) << ref::unary_function_name(function);
+        // Wrong results here and there, one in an otherwise common block.
+        for (const std::size_t i : {std::size_t{17}, std::size_t{30001}, std::size_t{70000}, std::size_t{150000}}) {
+            if (i >= got.size()) continue;
+            got[i] += 1;
+        }
+        got[100000] = 0x7FC00000u;
+        got[110000] = 0x7F800000u;
+        const auto exact_wrong = unary_accuracy_record(function, 3, x, got, false);
+        EXPECT_NE(exact_wrong, exact);
+        EXPECT_EQ(unary_accuracy_record(function, 3, x, got, true), exact_wrong) << ref::unary_function_name(function);
+    }
 }
 
 // ---------------------------------------------------------------- resuming a sweep
