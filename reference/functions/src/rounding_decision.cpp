@@ -20,7 +20,6 @@
 namespace kcs::ref::unary_detail {
 
 std::optional<std::uint32_t> decide_from_double(Format format, DoubleApproximation approximation) {
-    if (format == Format::f32) return decide_f32_from_double(approximation);
     const double a = approximation.magnitude;
     const FormatConstants c = constants_of(format);
     // No in-domain evaluation gives NaN; should one ever, MPFR decides

@@ -49,15 +49,6 @@ constexpr std::size_t kBlock = 256;                           // the scratch arr
 
 }  // namespace
 
-const char* vector_isa() {
-    switch (kIsa) {
-        case Isa::avx512f: return "avx512f";
-        case Isa::avx2: return "avx2";
-        case Isa::scalar: return "scalar";
-    }
-    return "scalar";
-}
-
 // The formulas of double_evaluation.cpp, one block at a time.
 void approximate_magnitudes(UnaryFunction function, const double* x, double* magnitude, std::size_t n) {
     double a[kBlock], b[kBlock];
@@ -112,7 +103,7 @@ template <UnaryFunction F>
     // The decision without branches: signs and classes of sweep inputs alternate unpredictably.  // meaningless where x is not plain: not used there
     for (std::size_t i = 0; i < n; ++i) {
         const double v = xd[i], a = magnitude[i];
-        // decide_f32_from_double without branches; an infinite magnitude is +inf.
+        // decide_from_double for f32 without branches; an infinite magnitude is +inf.
         const double width = 2.0 * kRelativeErrorBound * a + 2.0 * kAbsoluteErrorBound;
         const double below = a - width;
         const double lo = a == INFINITY ? a : below > 0.0 ? below : 0.0;

@@ -52,9 +52,6 @@ inline bool result_negative(UnaryFunction function, double x) {
 // double_evaluation.hpp, for plain arguments x[0 .. n-1].
 void approximate_magnitudes(UnaryFunction function, const double* x, double* magnitude, std::size_t n);
 
-// Which instruction set approximate_magnitudes uses on this CPU:
-// "avx512f", "avx2" or "scalar" (the C library).
-const char* vector_isa();
 
 }  // namespace kcs::ref::unary_detail
 

@@ -53,21 +53,8 @@ IoResult send_all(int fd, std::span<const std::byte> data, Deadline deadline) {
 }
 
 IoResult receive_exact(int fd, std::span<std::byte> data, Deadline deadline) {
-    while (!data.empty()) {
-        const ssize_t n = ::recv(fd, data.data(), data.size(), MSG_DONTWAIT);
-        if (n > 0) {
-            data = data.subspan(static_cast<std::size_t>(n));
-            continue;
-        }
-        if (n == 0) return IoResult::closed;
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (const auto ready = wait_ready(fd, POLLIN, deadline); ready != IoResult::ok) return ready;
-            continue;
-        }
-        return peer_gone(errno) ? IoResult::closed : IoResult::failed;
-    }
-    return IoResult::ok;
+    UniqueFd discarded;  // a descriptor sent along is closed, as a plain recv would
+    return receive_exact_with_fd(fd, data, deadline, discarded);
 }
 
 IoResult send_all_with_fd(int fd, std::span<const std::byte> data, int passed, Deadline deadline) {
