@@ -91,6 +91,12 @@ struct CastTally {
         stores.merge(other.stores);
         left_to_cmp02 += other.left_to_cmp02;
     }
+
+    spec::Json save() const { return {{"stores", stores.save()}, {"left_to_cmp02", left_to_cmp02}}; }
+    void restore(const spec::Json& saved) {
+        stores.restore(saved.at("stores"));
+        left_to_cmp02 = saved.at("left_to_cmp02").get<std::size_t>();
+    }
 };
 
 }  // namespace
@@ -122,6 +128,8 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
     const sweep::ChunkPlan plan(domain.size(), sweep::chunk_elements_from_environment());
 
     CastTally total{StoreTally(f.out)};
+    const sweep::SweepCheckpoint checkpoint{[&] { return total.save(); },
+                                            [&](const spec::Json& saved) { total.restore(saved); }};
     const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {
@@ -154,7 +162,7 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
                 s.stores.add_matches(matches);
             }
         });
-    });
+    }, &checkpoint);
 
     spec::Json details = {{"direction", narrow ? "narrowing" : "widening (must be exact)"},
                           {"inputs", source},

@@ -1,6 +1,7 @@
 #include "store_judging.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -99,6 +100,61 @@ void StoreTally::merge(const StoreTally& other) {
     for (const auto& [kind, count] : other.by_kind_) by_kind_[kind] += count;
     kinds_.insert(other.kinds_.begin(), other.kinds_.end());
     for (const auto& [kind, record] : other.first_) first_.try_emplace(kind, record);
+}
+
+namespace {
+
+std::uint64_t bits_of(double v) { return std::bit_cast<std::uint64_t>(v); }
+double double_of(const spec::Json& bits) { return std::bit_cast<double>(bits.get<std::uint64_t>()); }
+
+StoreMismatch mismatch_of(const spec::Json& j) {
+    const int kind = j.get<int>();
+    if (kind <= static_cast<int>(StoreMismatch::none) || kind > static_cast<int>(StoreMismatch::other))
+        throw std::out_of_range("store mismatch kind " + std::to_string(kind));
+    return static_cast<StoreMismatch>(kind);
+}
+
+}  // namespace
+
+spec::Json StoreTally::save() const {
+    spec::Json kinds = spec::Json::array(), first = spec::Json::array();
+    for (const StoreMismatch kind : kinds_) kinds.push_back(static_cast<int>(kind));
+    for (const auto& [kind, r] : first_)
+        first.push_back({{"kind", static_cast<int>(kind)}, {"index", r.index}, {"probe", r.probe},
+                         {"value", bits_of(r.value)}, {"expected", r.expected}, {"got", r.got},
+                         {"width", bits_of(r.width)}, {"inputs", r.inputs}});
+    return {{"out", ref::to_string(out_)}, {"checked", checked_}, {"mismatches", mismatches_},
+            {"by_kind", by_kind_}, {"kinds", std::move(kinds)}, {"first", std::move(first)}};
+}
+
+void StoreTally::restore(const spec::Json& saved) {
+    try {
+        if (saved.at("out").get<std::string>() != ref::to_string(out_))
+            throw std::invalid_argument("a saved store tally of output dtype " + saved.at("out").get<std::string>() +
+                                        ", not " + std::string(ref::to_string(out_)));
+        checked_ = saved.at("checked").get<std::size_t>();
+        mismatches_ = saved.at("mismatches").get<std::size_t>();
+        by_kind_ = saved.at("by_kind").get<std::map<std::string, std::size_t>>();
+        kinds_.clear();
+        for (const auto& kind : saved.at("kinds")) kinds_.insert(mismatch_of(kind));
+        first_.clear();
+        for (const auto& r : saved.at("first")) {
+            StoreRecord record;
+            record.kind = mismatch_of(r.at("kind"));
+            record.index = r.at("index").get<std::size_t>();
+            record.probe = r.at("probe").get<std::string>();
+            record.value = double_of(r.at("value"));
+            record.expected = r.at("expected").get<std::uint32_t>();
+            record.got = r.at("got").get<std::uint32_t>();
+            record.width = double_of(r.at("width"));
+            record.inputs = r.at("inputs").get<std::vector<std::string>>();
+            first_[record.kind] = std::move(record);
+        }
+    } catch (const spec::Json::exception& e) {
+        throw std::invalid_argument(std::string("a saved store tally of the wrong shape: ").append(e.what()));
+    } catch (const std::out_of_range& e) {
+        throw std::invalid_argument(std::string("a saved store tally of the wrong shape: ").append(e.what()));
+    }
 }
 
 harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec::Json details) const {

@@ -80,6 +80,12 @@ public:
     std::size_t checked() const { return checked_; }
     std::size_t mismatches() const { return mismatches_; }
 
+    // The whole tally as JSON that restores it bit for bit (doubles as their
+    // bit patterns): a sweep's checkpoint. restore() throws
+    // std::invalid_argument for JSON of another shape or output dtype.
+    spec::Json save() const;
+    void restore(const spec::Json& saved);
+
     harness::CaseResult verdict(const harness::Instance& instance, spec::Json details) const;
 
 private:

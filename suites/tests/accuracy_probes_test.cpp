@@ -178,6 +178,33 @@ private:
     std::vector<const char*> names_;
 };
 
+// Runs `id` with its sweep state in a fresh folder, `chunk_elements` per
+// chunk: first paused by a budget of `budget` chunks (an ERROR saying
+// "paused after chunk BUDGET of CHUNKS"), then again without the budget,
+// which resumes from the saved state. Returns the resumed run.
+testing::ProbeRun paused_then_resumed(const std::string& id, const std::string& adapter, const std::string& violation,
+                                      std::size_t chunk_elements, std::size_t budget, std::size_t chunks) {
+    const auto dir = std::filesystem::temp_directory_path() / ("kcs-sweep-state-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    ScopedEnvironment env;
+    env.set("KCS_SWEEP_STATE", dir.string());
+    env.set("KCS_SWEEP_CHUNK_ELEMENTS", std::to_string(chunk_elements));
+    env.set("KCS_SWEEP_CHUNK_BUDGET", std::to_string(budget));
+    const auto paused = testing::run_instance(id, adapter, violation);
+    EXPECT_EQ(paused.verdict, harness::Verdict::error) << testing::describe(paused.result);
+    const std::string expected = "paused after chunk " + std::to_string(budget) + " of " + std::to_string(chunks);
+    EXPECT_NE(paused.result.cases[0].result.message.find(expected), std::string::npos)
+        << paused.result.cases[0].result.message;
+    EXPECT_TRUE(std::filesystem::exists(dir) && !std::filesystem::is_empty(dir));
+
+    env.unset("KCS_SWEEP_CHUNK_BUDGET");
+    auto resumed = testing::run_instance(id, adapter, violation);
+    EXPECT_EQ(resumed.result.cases[0].result.evidence.details.at("sweep_timing").value("resumed_from_chunk", 0u),
+              budget);
+    std::filesystem::remove_all(dir);
+    return resumed;
+}
+
 // A sweep paused after 5 of its 16 chunks (KCS_SWEEP_CHUNK_BUDGET) resumes
 // from its saved state and ends with the record of an uninterrupted sweep.
 TEST(ExhaustiveSweep, ResumesFromTheLastFinishedChunk) {
@@ -185,38 +212,46 @@ TEST(ExhaustiveSweep, ResumesFromTheLastFinishedChunk) {
     const auto uninterrupted = testing::run_instance(id, "reference-cpu");
     ASSERT_EQ(uninterrupted.verdict, harness::Verdict::pass) << testing::describe(uninterrupted.result);
 
-    const auto dir = std::filesystem::temp_directory_path() / ("kcs-sweep-state-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    ScopedEnvironment env;
-    env.set("KCS_SWEEP_STATE", dir.string());
-    env.set("KCS_SWEEP_CHUNK_ELEMENTS", "4096");  // the 63488 finite f16 patterns: 16 chunks
-    env.set("KCS_SWEEP_CHUNK_BUDGET", "5");
-    const auto paused = testing::run_instance(id, "reference-cpu");
-    ASSERT_EQ(paused.verdict, harness::Verdict::error);
-    EXPECT_NE(paused.result.cases[0].result.message.find("paused after chunk 5 of 16"), std::string::npos)
-        << paused.result.cases[0].result.message;
-    ASSERT_TRUE(std::filesystem::exists(dir));
-    EXPECT_FALSE(std::filesystem::is_empty(dir));
-
-    env.unset("KCS_SWEEP_CHUNK_BUDGET");
-    const auto resumed = testing::run_instance(id, "reference-cpu");
+    // The 63488 finite f16 patterns in chunks of 4096: 16 chunks.
+    const auto resumed = paused_then_resumed(id, "reference-cpu", "", 4096, 5, 16);
     ASSERT_EQ(resumed.verdict, harness::Verdict::pass) << testing::describe(resumed.result);
     const auto& details = resumed.result.cases[0].result.evidence.details;
-    EXPECT_EQ(details.at("sweep_timing").at("resumed_from_chunk").get<std::uint64_t>(), 5u);
     const auto& reference = uninterrupted.result.cases[0].result.evidence.details;
     for (const char* field : {"judged", "ulp_histogram", "subdomains", "core_binades", "worst_input", "oracle_paths"})
         EXPECT_EQ(details.at(field), reference.at(field)) << field;
     EXPECT_EQ(resumed.result.cases[0].result.evidence.figure, uninterrupted.result.cases[0].result.evidence.figure);
-    std::filesystem::remove_all(dir);
 
     // A budget without a place for the state is refused, not ignored.
+    ScopedEnvironment env;
     env.set("KCS_SWEEP_CHUNK_BUDGET", "5");
-    env.unset("KCS_SWEEP_STATE");
     const auto refused = testing::run_instance(id, "reference-cpu");
     EXPECT_EQ(refused.verdict, harness::Verdict::error);
     EXPECT_NE(refused.result.cases[0].result.message.find("KCS_SWEEP_CHUNK_BUDGET needs KCS_SWEEP_STATE"),
               std::string::npos)
         << refused.result.cases[0].result.message;
+}
+
+// A cast sweep (C-PRC-04) resumes too, with the mismatches it had found
+// before the pause: the truncating f32 -> bf16 cast fails with the same
+// counts, the same first mismatch of each kind and the same message as
+// without the pause.
+TEST(ExhaustiveSweep, CastSweepResumesWithItsMismatches) {
+    const std::string id = "v1/C-PRC-04/cast/f32-bf16/default";
+    const auto uninterrupted = testing::run_instance(id, "calibration", "bf16-truncate");
+    ASSERT_EQ(uninterrupted.verdict, harness::Verdict::fail) << testing::describe(uninterrupted.result);
+    const auto& reference = uninterrupted.result.cases[0].result;
+    ASSERT_EQ(reference.evidence.details.at("chunks").get<std::size_t>(), 1u);
+
+    // The curated and sampled patterns (every one judged) in 4 chunks; paused after 2.
+    const std::size_t patterns = reference.evidence.details.at("checked").get<std::size_t>();
+    const auto resumed = paused_then_resumed(id, "calibration", "bf16-truncate", (patterns + 3) / 4, 2, 4);
+    ASSERT_EQ(resumed.verdict, harness::Verdict::fail) << testing::describe(resumed.result);
+    const auto& result = resumed.result.cases[0].result;
+    EXPECT_EQ(result.signature, "truncation");
+    EXPECT_EQ(result.message, reference.message);
+    EXPECT_EQ(result.evidence.figure, reference.evidence.figure);
+    for (const char* field : {"checked", "mismatches_by_kind", "worst"})
+        EXPECT_EQ(result.evidence.details.at(field), reference.evidence.details.at(field)) << field;
 }
 
 // ---------------------------------------------------------------- probes on reference-cpu
