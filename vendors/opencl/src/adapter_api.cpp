@@ -85,33 +85,6 @@ namespace {
 // The message of the last failed open on this thread: open has no instance.
 thread_local std::string open_error;
 
-kcs_status record(std::string& last_error, kcs_status status, const char* message) noexcept {
-    try {
-        last_error = message;
-    } catch (...) {
-        last_error.clear();
-    }
-    return status;
-}
-
-// Runs the body of one ABI call; an AdapterFailure becomes its status and
-// last error, and nothing else escapes either.
-template <class Body>
-kcs_status guarded(std::string& last_error, Body&& body) noexcept {
-    try {
-        body();
-        return KCS_OK;
-    } catch (const AdapterFailure& failure) {
-        return record(last_error, failure.status(), failure.what());
-    } catch (const std::bad_alloc&) {
-        return record(last_error, KCS_OUT_OF_MEMORY, "out of host memory");
-    } catch (const std::exception& e) {
-        return record(last_error, KCS_INTERNAL_ERROR, e.what());
-    } catch (...) {
-        return record(last_error, KCS_INTERNAL_ERROR, "unknown exception");
-    }
-}
-
 std::unique_ptr<kcs_adapter> create(const char* const* option_strings, std::uint32_t option_count) {
     auto adapter = std::make_unique<kcs_adapter>();
     adapter->options = parse_options(option_strings, option_count);

@@ -1,29 +1,17 @@
-// How the adapter reports a failed step: an AdapterFailure carries the
-// kcs_status and the message last_error returns. Thrown anywhere inside the
-// adapter, caught at the C boundary (adapter_api.cpp), never beyond it.
+// OpenCL errors as adapter failures (adapter_failure.hpp).
 #pragma once
 
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <kcs/adapter.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "adapter_failure.hpp"
 
 namespace kcs::opencl {
 
-class AdapterFailure : public std::runtime_error {
-public:
-    AdapterFailure(kcs_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
-    kcs_status status() const { return status_; }
-
-private:
-    kcs_status status_;
-};
-
-[[noreturn]] inline void fail(kcs_status status, const std::string& message) { throw AdapterFailure(status, message); }
-[[noreturn]] inline void invalid(const std::string& message) { fail(KCS_INVALID_ARGUMENT, message); }
-[[noreturn]] inline void unsupported(const std::string& message) { fail(KCS_UNSUPPORTED, message); }
+using namespace kcs::device;  // AdapterFailure, fail, invalid, unsupported, guarded
 
 // "CL_OUT_OF_RESOURCES (-5)".
 std::string cl_error_text(cl_int error);

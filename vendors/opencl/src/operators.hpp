@@ -9,6 +9,7 @@
 
 #include "execution.hpp"
 #include "op_request.hpp"
+#include "operator_checks.hpp"
 
 namespace kcs::opencl {
 

@@ -10,16 +10,6 @@ namespace kcs::opencl {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kUnaryFunctions{"exp", "log", "tanh", "erf", "gelu", "sigmoid", "rsqrt"};
-constexpr std::array<std::string_view, 4> kElementwiseFunctions{"add", "mul", "maximum", "mul_add"};
-
-template <std::size_t N>
-bool listed(const std::array<std::string_view, N>& names, const std::string& name) {
-    for (const auto candidate : names)
-        if (candidate == name) return true;
-    return false;
-}
-
 // One work-item per element of `count`, rounded up to whole work-groups.
 void launch_elements(Execution& execution, cl_kernel kernel, std::uint64_t count) {
     const std::size_t local = execution.pointwise_local_size(kernel);
@@ -27,16 +17,6 @@ void launch_elements(Execution& execution, cl_kernel kernel, std::uint64_t count
 }
 
 // ---- unary ----------------------------------------------------------------
-
-void check_unary(const Request& request) {
-    if (request.function.empty()) invalid("unary needs a function (exp, log, tanh, erf, gelu, sigmoid, rsqrt)");
-    if (!listed(kUnaryFunctions, request.function)) unsupported("unary has no function '" + request.function + "'");
-    check_attributes(request, {});
-    if (request.inputs.size() != 1 || request.outputs.size() != 1)
-        invalid("unary takes one input (x) and one output (y)");
-    check_dtypes(request, kSameDtypeConfigs);
-    if (request.inputs[0].shape != request.outputs[0].shape) invalid("unary: y must have the shape of x");
-}
 
 void run_unary(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
@@ -47,28 +27,6 @@ void run_unary(Execution& execution, const Request& request) {
 }
 
 // ---- elementwise ----------------------------------------------------------------
-
-void check_elementwise(const Request& request) {
-    if (request.function.empty()) invalid("elementwise needs a function (add, mul, maximum, mul_add)");
-    if (!listed(kElementwiseFunctions, request.function))
-        unsupported("elementwise has no function '" + request.function + "'");
-    check_attributes(request, {});
-    // c is read by mul_add only; a binary function accepts it and ignores it.
-    const bool ternary = request.function == "mul_add";
-    const std::size_t inputs = request.inputs.size();
-    if ((ternary ? inputs != 3 : inputs != 2 && inputs != 3) || request.outputs.size() != 1)
-        invalid(ternary ? "elementwise mul_add takes three inputs (a, b, c) and one output"
-                        : "elementwise " + request.function + " takes two inputs (a, b) and one output");
-    const TensorRef& out = request.outputs[0];
-    if (!is_float(out.dtype)) unsupported(std::string("elementwise computes f32, f16 and bf16; got ") + name_of(out.dtype));
-    for (std::size_t k = 0; k < (ternary ? 3u : 2u); ++k) {
-        if (request.inputs[k].dtype != out.dtype)
-            unsupported(std::string("elementwise operands and output share one dtype; got ") +
-                        name_of(request.inputs[k].dtype) + " and " + name_of(out.dtype));
-        if (request.inputs[k].shape != out.shape)
-            invalid("elementwise operands and output must have one shape (no broadcasting)");
-    }
-}
 
 void run_elementwise(Execution& execution, const Request& request) {
     const TensorRef& out = request.outputs[0];
@@ -85,20 +43,6 @@ void run_elementwise(Execution& execution, const Request& request) {
 
 // ---- cast -----------------------------------------------------------------------
 
-void check_cast(const Request& request) {
-    check_no_function(request);
-    check_attributes(request, {});
-    if (request.inputs.size() != 1 || request.outputs.size() != 1) invalid("cast takes one input (x) and one output (y)");
-    const Dtype from = request.inputs[0].dtype;
-    const Dtype to = request.outputs[0].dtype;
-    const bool narrow = from == Dtype::f32 && (to == Dtype::f16 || to == Dtype::bf16);
-    const bool widen = (from == Dtype::f16 || from == Dtype::bf16) && to == Dtype::f32;
-    if (!narrow && !widen)
-        unsupported(std::string("cast converts f32 -> f16, f32 -> bf16, f16 -> f32 and bf16 -> f32; got ") +
-                    name_of(from) + " -> " + name_of(to));
-    if (request.inputs[0].shape != request.outputs[0].shape) invalid("cast: y must have the shape of x");
-}
-
 void run_cast(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
@@ -108,26 +52,6 @@ void run_cast(Execution& execution, const Request& request) {
 }
 
 // ---- gather, under the raise policy ----------------------------------------------
-
-void check_gather(const Request& request) {
-    check_no_function(request);
-    if (!request.attributes.empty())
-        unsupported("gather takes no attributes; got '" + request.attributes.begin()->first + "'");
-    if (request.inputs.size() != 2 || request.outputs.size() != 1)
-        invalid("gather takes two inputs (table, index) and one output (out)");
-    const TensorRef& table = request.inputs[0];
-    const TensorRef& index = request.inputs[1];
-    const TensorRef& out = request.outputs[0];
-    if (!is_float(table.dtype) || (index.dtype != Dtype::i32 && index.dtype != Dtype::i64) || out.dtype != table.dtype)
-        unsupported(std::string("gather reads an f32, f16 or bf16 table with i32 or i64 indices into the table's dtype; "
-                                "got table ") + name_of(table.dtype) + ", index " + name_of(index.dtype) + ", out " +
-                    name_of(out.dtype));
-    if (table.shape.size() != 2) invalid("gather: the table must have rank 2 ([R, C])");
-    const auto columns = static_cast<std::uint64_t>(table.shape[1]);
-    if (out.shape.empty() || static_cast<std::uint64_t>(out.shape.back()) != columns ||
-        out.elements() != index.elements() * columns)
-        invalid("gather: out must be [N, C] for N indices and a table of C columns");
-}
 
 // The kernel records the smallest out-of-range position (INT_MAX: none);
 // the adapter raises KCS_OUT_OF_RANGE for it, as its claim oob_policy: raise

@@ -15,28 +15,6 @@ constexpr std::size_t kMatmulWidth = 4;  // WIDTH: columns per work-item
 
 // ---- matmul: A [B?, M, K] x B [B?, K, N] -> C [B?, M, N] -------------------
 
-void check_matmul(const Request& request) {
-    check_counts(request, 2, 1);
-    check_dtypes(request, kAccumulatingConfigs);
-    check_attributes(request, {});
-    check_no_function(request);
-    const TensorRef& a = request.inputs[0];
-    const TensorRef& b = request.inputs[1];
-    const TensorRef& c = request.outputs[0];
-    const std::size_t rank = a.shape.size();
-    if (rank != 2 && rank != 3)
-        unsupported("matmul: A " + shape_text(a.shape) + " has rank " + std::to_string(rank) +
-                    "; the adapter computes rank 2 [M, K] or rank 3 [B, M, K]");
-    const std::string shapes =
-        " (A " + shape_text(a.shape) + ", B " + shape_text(b.shape) + ", C " + shape_text(c.shape) + ")";
-    if (b.shape.size() != rank || c.shape.size() != rank) invalid("matmul: A, B and C must have the same rank" + shapes);
-    if (rank == 3 && (b.shape[0] != a.shape[0] || c.shape[0] != a.shape[0]))
-        invalid("matmul: A, B and C must have the same batch dimension" + shapes);
-    if (b.shape[rank - 2] != a.shape[rank - 1]) invalid("matmul: the K of A and B differ" + shapes);
-    if (c.shape[rank - 2] != a.shape[rank - 2] || c.shape[rank - 1] != b.shape[rank - 1])
-        invalid("matmul: C must be [M, N] of A [M, K] and B [K, N]" + shapes);
-}
-
 void run_matmul(Execution& execution, const Request& request) {
     const TensorRef& a = request.inputs[0];
     const TensorRef& b = request.inputs[1];
@@ -68,17 +46,6 @@ void run_rows(Execution& execution, Family family, const char* name, const Reque
     execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
 }
 
-void check_reduction(const Request& request, std::span<const DtypeConfig> configs) {
-    check_counts(request, 1, 1);
-    check_dtypes(request, configs);
-    check_attributes(request, {});
-    check_no_function(request);
-    check_row_operand(request, request.inputs[0]);
-    check_reduced_output(request, request.outputs[0], request.inputs[0]);
-}
-
-void check_reduce_sum(const Request& request) { check_reduction(request, kAccumulatingConfigs); }
-void check_reduce_max(const Request& request) { check_reduction(request, kSameDtypeConfigs); }
 void run_reduce_sum(Execution& execution, const Request& request) {
     run_rows(execution, Family::reduce, "reduce_sum", request);
 }
@@ -86,36 +53,11 @@ void run_reduce_max(Execution& execution, const Request& request) {
     run_rows(execution, Family::reduce, "reduce_max", request);
 }
 
-void check_softmax(const Request& request) {
-    check_counts(request, 1, 1);
-    check_dtypes(request, kAccumulatingConfigs);
-    check_attributes(request, {});
-    check_no_function(request);
-    check_row_operand(request, request.inputs[0]);
-    check_same_shape(request, request.outputs[0], request.inputs[0]);
-}
-
 void run_softmax(Execution& execution, const Request& request) {
     run_rows(execution, Family::softmax, "softmax", request);
 }
 
 // ---- the norms ------------------------------------------------------------
-
-void check_norm(const Request& request, bool has_beta) {
-    check_counts(request, has_beta ? 3 : 2, 1);
-    check_dtypes(request, kAccumulatingConfigs);
-    check_attributes(request, {{"eps", false}});
-    check_no_function(request);
-    check_eps(request);
-    const TensorRef& x = request.inputs[0];
-    check_row_operand(request, x);
-    check_feature_vector(request, "gamma", request.inputs[1], x);
-    if (has_beta) check_feature_vector(request, "beta", request.inputs[2], x);
-    check_same_shape(request, request.outputs[0], x);
-}
-
-void check_layernorm(const Request& request) { check_norm(request, true); }
-void check_rmsnorm(const Request& request) { check_norm(request, false); }
 
 // eps rounded to the f32 accumulator, as the operator files define it.
 cl_float eps_of(const Request& request) { return static_cast<cl_float>(request.number("eps", 1.0e-5)); }
@@ -144,27 +86,6 @@ void run_rmsnorm(Execution& execution, const Request& request) {
 }
 
 // ---- attention: Q [S, D], K [T, D], V [T, D] -> O [S, D] ---------------------
-
-void check_attention(const Request& request) {
-    check_counts(request, 3, 1);
-    check_dtypes(request, kAccumulatingConfigs);
-    check_attributes(request, {{"causal", true}, {"scale", false}});
-    check_no_function(request);
-    const TensorRef& q = request.inputs[0];
-    const TensorRef& k = request.inputs[1];
-    const TensorRef& v = request.inputs[2];
-    const TensorRef& o = request.outputs[0];
-    for (const TensorRef* t : {&q, &k, &v, &o})
-        if (t->shape.size() != 2)
-            unsupported("attention: Q, K, V and O must have rank 2 ([S, D], [T, D], [T, D], [S, D]), got " +
-                        shape_text(t->shape));
-    const std::string shapes = " (Q " + shape_text(q.shape) + ", K " + shape_text(k.shape) + ", V " +
-                               shape_text(v.shape) + ", O " + shape_text(o.shape) + ")";
-    if (k.shape[0] < 1 || q.shape[1] < 1)
-        invalid("attention: at least one key and a head dimension of at least 1 are required" + shapes);
-    if (k.shape != v.shape || k.shape[1] != q.shape[1] || o.shape != q.shape)
-        invalid("attention: shapes must be Q [S, D], K [T, D], V [T, D], O [S, D]" + shapes);
-}
 
 void run_attention(Execution& execution, const Request& request) {
     const TensorRef& q = request.inputs[0];

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "failure.hpp"
+#include "adapter_failure.hpp"
 
-namespace kcs::opencl {
+namespace kcs::device {
 
 bool is_float(Dtype dtype) { return dtype == Dtype::f32 || dtype == Dtype::f16 || dtype == Dtype::bf16; }
 
@@ -99,4 +99,4 @@ std::string kernel_name(const std::string& base, Dtype in, Dtype out) {
     return name;
 }
 
-}  // namespace kcs::opencl
+}  // namespace kcs::device

@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-namespace kcs::opencl {
+namespace kcs::device {
 
 enum class Dtype { f32, f16, bf16, f64, i8, i32, i64, u8 };
 
@@ -52,4 +52,4 @@ struct Request {
 // Throws AdapterFailure (KCS_INVALID_ARGUMENT) for a malformed op.
 Request parse_request(const kcs_op* op);
 
-}  // namespace kcs::opencl
+}  // namespace kcs::device

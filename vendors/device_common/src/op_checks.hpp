@@ -12,7 +12,7 @@
 
 #include "op_request.hpp"
 
-namespace kcs::opencl {
+namespace kcs::device {
 
 struct DtypeConfig {
     Dtype input;   // every input's dtype
@@ -62,4 +62,4 @@ Rows rows_of(const TensorRef& x);  // leading dimensions flattened
 // kernel_name("softmax", f16, f32) is "softmax_f16_f32" (src/programs.cpp).
 std::string kernel_name(const std::string& base, Dtype in, Dtype out);
 
-}  // namespace kcs::opencl
+}  // namespace kcs::device

@@ -1,8 +1,8 @@
 #include "op_request.hpp"
 
-#include "failure.hpp"
+#include "adapter_failure.hpp"
 
-namespace kcs::opencl {
+namespace kcs::device {
 
 namespace {
 
@@ -156,4 +156,4 @@ Request parse_request(const kcs_op* op) {
     return request;
 }
 
-}  // namespace kcs::opencl
+}  // namespace kcs::device
