@@ -1,27 +1,16 @@
 #include "options.hpp"
 
-#include <charconv>
 #include <cstdlib>
-#include <set>
 #include <string_view>
 
 #include "failure.hpp"
+#include "option_list.hpp"
 
 namespace kcs::opencl {
 
 namespace {
 
 constexpr const char* kAccepted = "platform=, device=, build_options=, local_size=, cache_dir=";
-
-std::size_t parse_local_size(std::string_view value) {
-    std::size_t n = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
-    const bool power_of_two = n > 0 && (n & (n - 1)) == 0;
-    if (error != std::errc() || end != value.data() + value.size() || !power_of_two || n > kMaxLocalSize)
-        invalid("local_size=" + std::string(value) + ": expected a power of two from 1 to " +
-                std::to_string(kMaxLocalSize));
-    return n;
-}
 
 const char* environment(const char* name) {
     const char* value = std::getenv(name);
@@ -39,19 +28,9 @@ std::optional<std::filesystem::path> default_cache_dir() {
 }
 
 Options parse_options(const char* const* options, std::uint32_t option_count) {
-    if (option_count > 0 && !options) invalid("options is NULL with option_count > 0");
     Options parsed;
     bool cache_given = false;
-    std::set<std::string, std::less<>> seen;
-    for (std::uint32_t i = 0; i < option_count; ++i) {
-        if (!options[i]) invalid("option " + std::to_string(i) + " is NULL");
-        const std::string_view option = options[i];
-        const auto equals = option.find('=');
-        if (equals == std::string_view::npos)
-            invalid("option '" + std::string(option) + "' is not key=value (opencl accepts " + kAccepted + ")");
-        const std::string_view key = option.substr(0, equals);
-        const std::string value(option.substr(equals + 1));
-        if (!seen.emplace(key).second) invalid("option '" + std::string(key) + "' is given twice");
+    for_each_option(options, option_count, "opencl", kAccepted, [&](std::string_view key, const std::string& value) {
         if (key == "platform") {
             parsed.platform = value;
         } else if (key == "device") {
@@ -59,15 +38,15 @@ Options parse_options(const char* const* options, std::uint32_t option_count) {
         } else if (key == "build_options") {
             parsed.build_options = value;
         } else if (key == "local_size") {
-            parsed.local_size = parse_local_size(value);
+            parsed.local_size = parse_power_of_two(key, value, kMaxLocalSize);
         } else if (key == "cache_dir") {
             if (value.empty()) invalid("cache_dir= needs a folder, or none for no cache");
             cache_given = true;
             if (value != "none") parsed.cache_dir = std::filesystem::path(value);
         } else {
-            invalid("unknown option '" + std::string(key) + "' (opencl accepts " + kAccepted + ")");
+            unknown_option(key, "opencl", kAccepted);
         }
-    }
+    });
     if (!cache_given) parsed.cache_dir = default_cache_dir();
     return parsed;
 }

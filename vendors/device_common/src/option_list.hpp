@@ -1,0 +1,27 @@
+// The options of an adapter's open(): key=value strings, each key at most
+// once. for_each_option checks the list's shape and hands each pair to the
+// adapter, which refuses keys it does not know with unknown_option().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace kcs::device {
+
+// Calls `take(key, value)` for each option in order. Throws AdapterFailure
+// (KCS_INVALID_ARGUMENT) for a NULL list or entry, an entry without '=',
+// or a key given twice; `accepted` ("device=, local_size=") goes into the
+// message so that the user sees what the adapter takes.
+void for_each_option(const char* const* options, std::uint32_t option_count, std::string_view adapter,
+                     std::string_view accepted,
+                     const std::function<void(std::string_view key, const std::string& value)>& take);
+
+[[noreturn]] void unknown_option(std::string_view key, std::string_view adapter, std::string_view accepted);
+
+// "local_size=N": a power of two from 1 to `max`.
+std::size_t parse_power_of_two(std::string_view key, std::string_view value, std::size_t max);
+
+}  // namespace kcs::device
