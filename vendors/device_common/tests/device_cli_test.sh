@@ -1,42 +1,42 @@
 #!/usr/bin/env bash
-# The OpenCL adapter through the kcs command line, as CTest runs it:
-#   opencl_cli_test.sh check   KCS WORK_DIR
-#   opencl_cli_test.sh certify KCS WORK_DIR EXPECTED_FAILS
-# check:   kcs adapter check opencl must pass every step.
+# A device adapter (opencl, vulkan) through the kcs command line, as CTest runs it:
+#   device_cli_test.sh check   ADAPTER KCS WORK_DIR
+#   device_cli_test.sh certify ADAPTER KCS WORK_DIR EXPECTED_FAILS
+# check:   kcs adapter check ADAPTER must pass every step.
 # certify: a quick, strict certify of a few operators (below) must record a
 #          verdict for every instance, with no CRASH, ERROR or TIMEOUT, and no
 #          FAIL other than the instances EXPECTED_FAILS lists (one id prefix
-#          a line, '#' comments; each is explained in vendors/opencl/FINDINGS.md).
+#          a line, '#' comments; each is explained in vendors/ADAPTER/FINDINGS.md).
 #          An ERROR whose message is "no probe implements ..." is the catalog's
 #          gap, not the adapter's: it is listed, and does not fail the test.
-# Exits 77, which CTest reports as SKIPPED, when the adapter finds no OpenCL
-# platform or device here.
+# Exits 77, which CTest reports as SKIPPED, when the adapter finds no
+# driver, platform or device here.
 set -euo pipefail
-mode="$1" kcs="$2" work="$3"
+mode="$1" adapter="$2" kcs="$3" work="$4"
 mkdir -p "$work"
 
-listing="$("$kcs" adapter list opencl 2>&1 || true)"
-if grep -qE "no OpenCL (platform|device)" <<<"$listing"; then
-  echo "SKIPPED: the OpenCL adapter finds no device here:"
+listing="$("$kcs" adapter list "$adapter" 2>&1 || true)"
+if grep -qiE "no (opencl |vulkan |physical )?(platform|device|driver)" <<<"$listing"; then
+  echo "SKIPPED: the $adapter adapter finds no device here:"
   echo "$listing"
   exit 77
 fi
 
 case "$mode" in
   check)
-    exec "$kcs" adapter check opencl
+    exec "$kcs" adapter check "$adapter"
     ;;
   certify)
-    expected="$4"
+    expected="$5"
     out="$work/certify-quick"
     rm -rf "$out"
     # The operators: the copy (gather), a reduction (reduce_max) and a
     # composite with exp (softmax), over every dtype configuration: 17 s
-    # warm and 31 s cold on PoCL on a busy 2-core machine (FINDINGS.md,
-    # Performance). reduce_sum's k-sweep spends a minute in
-    # the oracle, so it stays out.
+    # warm and 31 s cold on PoCL on a busy 2-core machine
+    # (vendors/opencl/FINDINGS.md, Performance). reduce_sum's k-sweep spends
+    # a minute in the oracle, so it stays out.
     status=0
-    "$kcs" certify --adapter opencl --depth quick --profile strict -j2 \
+    "$kcs" certify --adapter "$adapter" --depth quick --profile strict -j2 \
       --op gather --op reduce_max --op softmax --out "$out" || status=$?
     # 0: conformant, 1: not conformant (FAILs are judged below); else a usage error.
     if [ "$status" -gt 1 ]; then
@@ -75,7 +75,7 @@ sys.exit(1 if problems else 0)
 PY
     ;;
   *)
-    echo "usage: $0 check|certify KCS WORK_DIR [EXPECTED_FAILS]" >&2
+    echo "usage: $0 check|certify ADAPTER KCS WORK_DIR [EXPECTED_FAILS]" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,79 @@
+// A device adapter through the C ABI, against reference-cpu where the
+// contracts demand bitwise agreement: gather copies every bit (NaN payloads
+// included) and raises for an index out of range; cast and elementwise add,
+// mul, maximum and mul_add round once, exactly; reduce_max returns one of
+// the row's values. Built once per device adapter (kcs_device_adapter_tests).
+#include <cstring>
+
+#include "device_under_test.hpp"
+#include "kcs/reference/testing/splitmix64.hpp"
+
+namespace kcs::cpu_core::test {
+namespace {
+
+constexpr std::size_t kElements = 4099;  // a few thousand, not a multiple of any work-group size
+
+TEST(DeviceGather, RaisesForAnOutOfRangeIndex) {
+    SKIP_WITHOUT_DEVICE();
+    const std::vector<std::int32_t> index{0, 2, -1, 1};
+    Bytes index_bytes(index.size() * 4);
+    std::memcpy(index_bytes.data(), index.data(), index_bytes.size());
+    const std::vector<Operand> in{{KCS_DTYPE_F32, {3, 5}, random_bits(60, 2)}, {KCS_DTYPE_I32, {4}, index_bytes}};
+    std::vector<Operand> out{{KCS_DTYPE_F32, {4, 5}, {}}};
+    EXPECT_EQ(run_on(device_under_test().adapter.api(), device_under_test().options, "gather", "", in, out),
+              KCS_OUT_OF_RANGE);
+}
+
+TEST(DeviceBitwise, GatherCopiesEveryBit) {
+    SKIP_WITHOUT_DEVICE();
+    const std::int64_t rows = 37, columns = 19, positions = 211;
+    for (const kcs_dtype table : {KCS_DTYPE_F32, KCS_DTYPE_F16, KCS_DTYPE_BF16}) {
+        for (const kcs_dtype index : {KCS_DTYPE_I32, KCS_DTYPE_I64}) {
+            ref::testing::SplitMix64 random(table * 10 + index);
+            Bytes index_bytes(static_cast<std::size_t>(positions) * element_size(index));
+            for (std::int64_t n = 0; n < positions; ++n) {
+                const std::int64_t row = static_cast<std::int64_t>(random.next() % rows);
+                std::memcpy(index_bytes.data() + n * element_size(index), &row, element_size(index));  // little-endian
+            }
+            const std::vector<Operand> in{
+                {table, {rows, columns}, random_bits(rows * columns * element_size(table), table)},
+                {index, {positions}, index_bytes}};
+            expect_bitwise_agreement("gather", "", in, {table, {positions, columns}, {}}, true);
+        }
+    }
+}
+
+TEST(DeviceBitwise, CastRoundsOnceToNearestEven) {
+    SKIP_WITHOUT_DEVICE();
+    const std::pair<kcs_dtype, kcs_dtype> configs[] = {
+        {KCS_DTYPE_F32, KCS_DTYPE_F16}, {KCS_DTYPE_F32, KCS_DTYPE_BF16},
+        {KCS_DTYPE_F16, KCS_DTYPE_F32}, {KCS_DTYPE_BF16, KCS_DTYPE_F32}};
+    for (const auto& [from, to] : configs) {
+        const std::vector<Operand> in{{from, {kElements}, random_bits(kElements * element_size(from), from * 7 + to)}};
+        expect_bitwise_agreement("cast", "", in, {to, {kElements}, {}});
+    }
+}
+
+TEST(DeviceBitwise, ElementwiseRoundsEachOperationOnce) {
+    SKIP_WITHOUT_DEVICE();
+    for (const kcs_dtype dtype : {KCS_DTYPE_F32, KCS_DTYPE_F16, KCS_DTYPE_BF16}) {
+        for (const std::string function : {"add", "mul", "maximum", "mul_add"}) {
+            const std::size_t bytes = kElements * element_size(dtype);
+            std::vector<Operand> in{{dtype, {kElements}, random_bits(bytes, dtype * 3 + 1)},
+                                    {dtype, {kElements}, random_bits(bytes, dtype * 3 + 2)}};
+            if (function == "mul_add") in.push_back({dtype, {kElements}, random_bits(bytes, dtype * 3 + 3)});
+            expect_bitwise_agreement("elementwise", function, in, {dtype, {kElements}, {}});
+        }
+    }
+}
+
+TEST(DeviceBitwise, ReduceMaxReturnsOneOfTheRowsValues) {
+    SKIP_WITHOUT_DEVICE();
+    for (const kcs_dtype dtype : {KCS_DTYPE_F32, KCS_DTYPE_F16, KCS_DTYPE_BF16}) {
+        const std::vector<Operand> in{{dtype, {64, 33}, random_bits(64 * 33 * element_size(dtype), dtype + 40)}};
+        expect_bitwise_agreement("reduce_max", "", in, {dtype, {64}, {}});
+    }
+}
+
+}  // namespace
+}  // namespace kcs::cpu_core::test

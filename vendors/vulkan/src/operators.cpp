@@ -1,0 +1,199 @@
+// Every v1 operator as dispatches of the embedded modules (shaders/*.comp);
+// the push constants follow each module's Params block. Every reduction
+// accumulates in f32.
+#include "operators.hpp"
+
+#include <array>
+#include <climits>
+#include <cmath>
+
+#include "op_checks.hpp"
+#include "operator_checks.hpp"
+#include "vk_failure.hpp"
+
+namespace kcs::vulkan {
+
+namespace {
+
+constexpr std::uint64_t kMatmulTile = 16;  // TILE in shaders/matmul.comp
+constexpr std::uint64_t kMatmulWidth = 4;  // WIDTH: columns per invocation
+
+// "softmax_f16_f32": the module of a dtype configuration.
+std::string module_name(const std::string& base, Dtype in, Dtype out) { return kernel_name(base, in, out); }
+
+void run_matmul(Execution& execution, const Request& request) {
+    const TensorRef& a = request.inputs[0];
+    const TensorRef& b = request.inputs[1];
+    const TensorRef& c = request.outputs[0];
+    const std::size_t rank = a.shape.size();
+    const auto batch = static_cast<std::uint64_t>(rank == 3 ? a.shape[0] : 1);
+    const auto m = static_cast<std::uint64_t>(a.shape[rank - 2]);
+    const auto k = static_cast<std::uint64_t>(a.shape[rank - 1]);
+    const auto n = static_cast<std::uint64_t>(b.shape[rank - 1]);
+    const Bound ba = execution.bind(a, "A"), bb = execution.bind(b, "B"), bc = execution.bind(c, "C");
+    const VkPhysicalDeviceLimits& limits = execution.device().limits;
+    const std::array<std::uint64_t, 3> groups{ceil_div(n, kMatmulTile * kMatmulWidth), ceil_div(m, kMatmulTile), batch};
+    for (std::size_t axis = 0; axis < 3; ++axis)
+        if (groups[axis] > limits.maxComputeWorkGroupCount[axis])
+            unsupported("matmul: " + shape_text(c.shape) + " needs more work-groups than the device dispatches");
+    execution.dispatch(module_name("matmul", a.dtype, c.dtype), {ba, bb, bc},
+                       {ba.at, bb.at, bc.at, word(m), word(k), word(n)}, 0,
+                       {static_cast<std::uint32_t>(groups[0]), static_cast<std::uint32_t>(groups[1]),
+                        static_cast<std::uint32_t>(groups[2])});
+}
+
+// One work-group per row; `rows` is the module's last push constant.
+void dispatch_rows(Execution& execution, const std::string& shader, const std::vector<Bound>& tensors, Push push,
+                   std::uint64_t rows) {
+    push.push_back(word(rows));
+    execution.dispatch_linear(shader, tensors, push, execution.reduction_local_size(), rows);
+}
+
+void run_row_operator(Execution& execution, const Request& request, const char* base) {
+    const TensorRef& x = request.inputs[0];
+    const TensorRef& y = request.outputs[0];
+    const Rows rows = rows_of(x);
+    const Bound bx = execution.bind(x, "x"), by = execution.bind(y, "y");
+    dispatch_rows(execution, module_name(base, x.dtype, y.dtype), {bx, by}, {bx.at, by.at, word(rows.length)}, rows.count);
+}
+
+void run_reduce_sum(Execution& execution, const Request& request) { run_row_operator(execution, request, "reduce_sum"); }
+void run_reduce_max(Execution& execution, const Request& request) { run_row_operator(execution, request, "reduce_max"); }
+void run_softmax(Execution& execution, const Request& request) { run_row_operator(execution, request, "softmax"); }
+
+// eps rounded to the f32 accumulator, as the operator files define it.
+float eps_of(const Request& request) { return static_cast<float>(request.number("eps", 1.0e-5)); }
+
+void run_layernorm(Execution& execution, const Request& request) {
+    const TensorRef& x = request.inputs[0];
+    const TensorRef& y = request.outputs[0];
+    const Rows rows = rows_of(x);
+    const Bound bx = execution.bind(x, "x"), gamma = execution.bind(request.inputs[1], "gamma"),
+                beta = execution.bind(request.inputs[2], "beta"), by = execution.bind(y, "y");
+    dispatch_rows(execution, module_name("layernorm", x.dtype, y.dtype), {bx, gamma, beta, by},
+                  {bx.at, gamma.at, beta.at, by.at, word(rows.length), word(eps_of(request))}, rows.count);
+}
+
+void run_rmsnorm(Execution& execution, const Request& request) {
+    const TensorRef& x = request.inputs[0];
+    const TensorRef& y = request.outputs[0];
+    const Rows rows = rows_of(x);
+    const Bound bx = execution.bind(x, "x"), gamma = execution.bind(request.inputs[1], "gamma"),
+                by = execution.bind(y, "y");
+    dispatch_rows(execution, module_name("rmsnorm", x.dtype, y.dtype), {bx, gamma, by},
+                  {bx.at, gamma.at, by.at, word(rows.length), word(eps_of(request))}, rows.count);
+}
+
+void run_attention(Execution& execution, const Request& request) {
+    const TensorRef& q = request.inputs[0];
+    const TensorRef& o = request.outputs[0];
+    const auto queries = static_cast<std::uint64_t>(q.shape[0]);
+    const auto keys = static_cast<std::uint64_t>(request.inputs[1].shape[0]);
+    const auto head_dim = static_cast<std::uint64_t>(q.shape[1]);
+    // The scale attribute rounded to f32, or 1/sqrt(D) in f32.
+    const float scale = request.has("scale") ? static_cast<float>(request.number("scale", 1.0))
+                                             : 1.0f / std::sqrt(static_cast<float>(head_dim));
+    const std::uint32_t causal = request.flag("causal", false) ? 1 : 0;
+    // Bind the tensors before asking for scratch: a bad tensor is refused
+    // before anything is allocated.
+    const Bound bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
+                bv = execution.bind(request.inputs[2], "V"), bo = execution.bind(o, "O");
+    const Bound scores = execution.bind(execution.scratch(queries * keys * sizeof(float)));
+    dispatch_rows(execution, module_name("attention", q.dtype, o.dtype), {bq, bk, bv, bo, scores},
+                  {bq.at, bk.at, bv.at, bo.at, word(keys), word(head_dim), word(scale), causal}, queries);
+}
+
+// One invocation per element of `count`.
+void dispatch_elements(Execution& execution, const std::string& shader, const std::vector<Bound>& tensors, Push push,
+                       std::uint64_t count) {
+    push.push_back(word(count));
+    const std::uint32_t local = execution.pointwise_local_size();
+    execution.dispatch_linear(shader, tensors, push, local, ceil_div(count, local));
+}
+
+void run_unary(Execution& execution, const Request& request) {
+    const TensorRef& x = request.inputs[0];
+    const TensorRef& y = request.outputs[0];
+    const Bound bx = execution.bind(x, "x"), by = execution.bind(y, "y");
+    dispatch_elements(execution, module_name("unary_" + request.function, x.dtype, y.dtype), {bx, by}, {bx.at, by.at},
+                      y.elements());
+}
+
+// f16 arithmetic where the device has shaderFloat16, else f32 and one rounding.
+void run_elementwise(Execution& execution, const Request& request) {
+    const TensorRef& out = request.outputs[0];
+    std::string shader = module_name("elementwise_" + request.function, out.dtype, out.dtype);
+    if (out.dtype == Dtype::f16 && execution.device().float16) shader += "_native";
+    const bool ternary = request.function == "mul_add";
+    std::vector<Bound> tensors{execution.bind(request.inputs[0], "a"), execution.bind(request.inputs[1], "b")};
+    if (ternary) tensors.push_back(execution.bind(request.inputs[2], "c"));
+    tensors.push_back(execution.bind(out, "out"));
+    Push push;
+    for (const Bound& t : tensors) push.push_back(t.at);
+    dispatch_elements(execution, shader, tensors, push, out.elements());
+}
+
+void run_cast(Execution& execution, const Request& request) {
+    const TensorRef& x = request.inputs[0];
+    const TensorRef& y = request.outputs[0];
+    const Bound bx = execution.bind(x, "x"), by = execution.bind(y, "y");
+    dispatch_elements(execution, module_name("cast", x.dtype, y.dtype), {bx, by}, {bx.at, by.at}, y.elements());
+}
+
+// The module records the smallest out-of-range position (INT_MAX: none);
+// the adapter raises KCS_OUT_OF_RANGE for it, as its claim oob_policy: raise
+// promises.
+void run_gather(Execution& execution, const Request& request) {
+    const TensorRef& table = request.inputs[0];
+    const TensorRef& index = request.inputs[1];
+    const TensorRef& out = request.outputs[0];
+    const std::uint64_t positions = index.elements();
+    std::string shader = table.dtype == Dtype::f32 ? "gather_u32" : "gather_u16";
+    shader.append(index.dtype == Dtype::i32 ? "_i32" : "_i64");
+    const Bound bt = execution.bind(table, "table"), bi = execution.bind(index, "index"), bo = execution.bind(out, "out");
+    if (positions == 0) return;
+    const Allocation& flag = execution.flag();
+    execution.fill(flag, INT_MAX);
+    dispatch_elements(execution, shader, {bt, bi, bo, execution.bind(flag)},
+                      {bt.at, bi.at, bo.at, word(static_cast<std::uint64_t>(table.shape[0])),
+                       word(static_cast<std::uint64_t>(table.shape[1]))},
+                      positions);
+    execution.finish();
+    const std::int32_t bad = execution.read_flag();
+    if (bad != INT_MAX)
+        fail(KCS_OUT_OF_RANGE, "gather: index[" + std::to_string(bad) + "] is outside [0, " +
+                                   std::to_string(table.shape[0]) + ") (the policy is raise)");
+}
+
+constexpr std::array<Operator, 11> kOperators{{
+    {"matmul", check_matmul, run_matmul},
+    {"reduce_sum", check_reduce_sum, run_reduce_sum},
+    {"reduce_max", check_reduce_max, run_reduce_max},
+    {"softmax", check_softmax, run_softmax},
+    {"layernorm", check_layernorm, run_layernorm},
+    {"rmsnorm", check_rmsnorm, run_rmsnorm},
+    {"attention", check_attention, run_attention},
+    {"unary", check_unary, run_unary},
+    {"elementwise", check_elementwise, run_elementwise},
+    {"cast", check_cast, run_cast},
+    {"gather", check_gather, run_gather},
+}};
+
+}  // namespace
+
+const Operator& find_operator(std::string_view name) {
+    for (const Operator& op : kOperators)
+        if (op.name == name) return op;
+    unsupported("no kernel for operator '" + std::string(name) + "'");
+}
+
+void check_device(const Request& request, const DeviceDescription& device) {
+    if (device.storage_16bit) return;
+    for (const auto* list : {&request.inputs, &request.outputs})
+        for (const TensorRef& t : *list)
+            if (t.dtype == Dtype::f16 || t.dtype == Dtype::bf16)
+                unsupported(request.name + ": " + name_of(t.dtype) +
+                            " tensors need storageBuffer16BitAccess, which the device lacks");
+}
+
+}  // namespace kcs::vulkan

@@ -1,0 +1,68 @@
+// The Vulkan adapter's own behaviour through the C ABI: options, info (the
+// device's float controls), and the staged memory path, which a device with
+// host-visible device-local memory (lavapipe) only takes with memory=staged.
+// The bitwise agreement with reference-cpu that every device adapter owes is
+// vendors/device_common/tests/bitwise_agreement_test.cpp, built into the
+// same program.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "device_under_test.hpp"
+
+namespace kcs::cpu_core::test {
+namespace {
+
+const kcs_adapter_api& vulkan() { return device_under_test().adapter.api(); }
+
+std::string notes_of(const std::vector<std::string>& options) {
+    Instance instance(vulkan(), options);
+    kcs_info info{};
+    info.struct_size = sizeof info;
+    EXPECT_EQ(vulkan().info(instance.get(), &info), KCS_OK);
+    EXPECT_STREQ(info.adapter_name, "vulkan");
+    EXPECT_STRNE(info.device, "");
+    return info.notes;
+}
+
+TEST(VulkanOpen, RefusesBadOptionsWithAMessage) {
+    SKIP_WITHOUT_DEVICE();
+    const auto refused = [](const std::vector<std::string>& options, const std::string& message) {
+        EXPECT_EQ(try_open(vulkan(), options), KCS_INVALID_ARGUMENT) << options[0];
+        EXPECT_NE(std::string(vulkan().last_error(nullptr)).find(message), std::string::npos)
+            << vulkan().last_error(nullptr);
+    };
+    refused({"threads=2"}, "unknown option 'threads' (vulkan accepts device=, local_size=, memory=)");
+    refused({"local_size=48"}, "power of two");
+    refused({"local_size=4096"}, "power of two from 1 to 1024");
+    refused({"memory=sometimes"}, "expected auto or staged");
+    refused({"device=no-such-device-name"}, "no device name contains it");
+    refused({"device=99"}, "there are");
+    refused({"device=0", "device=0"}, "given twice");
+    EXPECT_EQ(try_open(vulkan(), {"device=0", "local_size=64", "memory=staged"}), KCS_OK) << vulkan().last_error(nullptr);
+}
+
+TEST(VulkanOpen, InfoReportsTheFloatControlsAndHowF16IsComputed) {
+    SKIP_WITHOUT_DEVICE();
+    const std::string notes = notes_of({"local_size=64"});
+    EXPECT_NE(notes.find("float controls f32: denorm preserve "), std::string::npos) << notes;
+    EXPECT_NE(notes.find("float controls f16: "), std::string::npos) << notes;
+    EXPECT_NE(notes.find("f16 arithmetic (shaderFloat16): "), std::string::npos) << notes;
+    EXPECT_NE(notes.find("reduction work-group size: 64"), std::string::npos) << notes;
+    EXPECT_NE(notes_of({"memory=staged"}).find("memory: device-local, staged"), std::string::npos);
+}
+
+// Through the staging buffer and transfers: the same bits as reference-cpu.
+TEST(VulkanStagedMemory, GivesTheBitsOfReferenceCpu) {
+    SKIP_WITHOUT_DEVICE();
+    constexpr std::size_t n = 4099;
+    const std::vector<Operand> cast_in{{KCS_DTYPE_F32, {n}, random_bits(n * 4, 5)}};
+    expect_bitwise_agreement("cast", "", cast_in, {KCS_DTYPE_BF16, {n}, {}}, false, {"memory=staged"});
+    const std::vector<Operand> sum_in{{KCS_DTYPE_F32, {n}, random_bits(n * 4, 6)},
+                                      {KCS_DTYPE_F32, {n}, random_bits(n * 4, 7)}};
+    expect_bitwise_agreement("elementwise", "add", sum_in, {KCS_DTYPE_F32, {n}, {}}, false, {"memory=staged"});
+}
+
+}  // namespace
+}  // namespace kcs::cpu_core::test
