@@ -1,16 +1,16 @@
 // The ABI entries of the OpenCL adapter (vendors/include/kcs/adapter.h):
 // one instance owns a context and an in-order queue on the device its
 // options select, its buffers, and its programs, built on first use.
-// Options: see options.hpp. No exception crosses the C boundary.
+// Options: see options.hpp. No exception crosses the C boundary
+// (abi_entries.hpp).
 #include <kcs/adapter.h>
 
 #include <cstddef>
-#include <exception>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 
+#include "abi_entries.hpp"
 #include "device.hpp"
 #include "device_buffers.hpp"
 #include "execution.hpp"
@@ -82,62 +82,6 @@ namespace kcs::opencl {
 
 namespace {
 
-// The message of the last failed open on this thread: open has no instance.
-thread_local std::string open_error;
-
-std::unique_ptr<kcs_adapter> create(const char* const* option_strings, std::uint32_t option_count) {
-    auto adapter = std::make_unique<kcs_adapter>();
-    adapter->options = parse_options(option_strings, option_count);
-    const SelectedDevice selected = select_device(adapter->options);
-    adapter->device = describe_device(selected);
-    cl_int error = CL_SUCCESS;
-    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
-                                                reinterpret_cast<cl_context_properties>(selected.platform), 0};
-    adapter->context = Context(clCreateContext(properties, 1, &selected.device, nullptr, nullptr, &error));
-    check_cl(error, "clCreateContext");
-    adapter->queue = Queue(clCreateCommandQueue(adapter->context.get(), selected.device, 0, &error));
-    check_cl(error, "clCreateCommandQueue");
-    adapter->buffers = std::make_unique<DeviceBuffers>(adapter->context.get(), adapter->queue.get(),
-                                                       adapter->device.max_alloc_bytes);
-    std::optional<ProgramCache> cache;
-    if (adapter->options.cache_dir) cache.emplace(*adapter->options.cache_dir);
-    adapter->programs = std::make_unique<ProgramLibrary>(adapter->context.get(), selected.device, adapter->device,
-                                                         adapter->options.build_options, std::move(cache));
-    const std::size_t local_size =
-        adapter->options.local_size ? adapter->options.local_size : kDefaultReductionLocalSize;
-    adapter->execution = std::make_unique<Execution>(adapter->context.get(), adapter->queue.get(), *adapter->buffers,
-                                                     *adapter->programs, adapter->device, local_size);
-    adapter->notes = notes_of(adapter->device, adapter->options, local_size);
-    return adapter;
-}
-
-kcs_status open(const char* const* options, std::uint32_t option_count, kcs_adapter** out) {
-    return guarded(open_error, [&] {
-        if (!out) invalid("open: out is NULL");
-        *out = nullptr;
-        *out = create(options, option_count).release();
-    });
-}
-
-void close(kcs_adapter* adapter) { delete adapter; }
-
-kcs_status info(kcs_adapter* adapter, kcs_info* out) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
-        if (!out) invalid("info: out is NULL");
-        if (out->struct_size == 0) invalid("info: kcs_info.struct_size is not set");
-        // A harness built against an older, shorter kcs_info gets the
-        // fields its struct has room for.
-        const auto has = [&](std::size_t offset) { return out->struct_size >= offset + sizeof(const char*); };
-        if (has(offsetof(kcs_info, adapter_name))) out->adapter_name = "opencl";
-        if (has(offsetof(kcs_info, adapter_version))) out->adapter_version = KCS_ADAPTER_VERSION;
-        if (has(offsetof(kcs_info, vendor))) out->vendor = adapter->device.vendor.c_str();
-        if (has(offsetof(kcs_info, device))) out->device = adapter->device.name.c_str();
-        if (has(offsetof(kcs_info, driver_version))) out->driver_version = adapter->device.driver_version.c_str();
-        if (has(offsetof(kcs_info, notes))) out->notes = adapter->notes.c_str();
-    });
-}
-
 // The request, checked against its operator: what supports() decides.
 Request checked_request(const kcs_op* op, const Operator*& found) {
     Request request = parse_request(op);
@@ -147,59 +91,60 @@ Request checked_request(const kcs_op* op, const Operator*& found) {
     return request;
 }
 
-kcs_status supports(kcs_adapter* adapter, const kcs_op* op) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
+struct Backend {
+    using Adapter = kcs_adapter;
+    static constexpr const char* kName = "opencl";
+
+    static std::unique_ptr<kcs_adapter> create(const char* const* option_strings, std::uint32_t option_count) {
+        auto adapter = std::make_unique<kcs_adapter>();
+        adapter->options = parse_options(option_strings, option_count);
+        const SelectedDevice selected = select_device(adapter->options);
+        adapter->device = describe_device(selected);
+        cl_int error = CL_SUCCESS;
+        const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                                    reinterpret_cast<cl_context_properties>(selected.platform), 0};
+        adapter->context = Context(clCreateContext(properties, 1, &selected.device, nullptr, nullptr, &error));
+        check_cl(error, "clCreateContext");
+        adapter->queue = Queue(clCreateCommandQueue(adapter->context.get(), selected.device, 0, &error));
+        check_cl(error, "clCreateCommandQueue");
+        adapter->buffers = std::make_unique<DeviceBuffers>(adapter->context.get(), adapter->queue.get(),
+                                                           adapter->device.max_alloc_bytes);
+        std::optional<ProgramCache> cache;
+        if (adapter->options.cache_dir) cache.emplace(*adapter->options.cache_dir);
+        adapter->programs = std::make_unique<ProgramLibrary>(adapter->context.get(), selected.device, adapter->device,
+                                                             adapter->options.build_options, std::move(cache));
+        const std::size_t local_size =
+            adapter->options.local_size ? adapter->options.local_size : kDefaultReductionLocalSize;
+        adapter->execution = std::make_unique<Execution>(adapter->context.get(), adapter->queue.get(), *adapter->buffers,
+                                                         *adapter->programs, adapter->device, local_size);
+        adapter->notes = notes_of(adapter->device, adapter->options, local_size);
+        return adapter;
+    }
+
+    static InfoText info_text(const kcs_adapter& adapter) {
+        const DeviceDescription& d = adapter.device;
+        return {kName, KCS_ADAPTER_VERSION, d.vendor.c_str(), d.name.c_str(), d.driver_version.c_str(),
+                adapter.notes.c_str()};
+    }
+
+    static void supports(kcs_adapter&, const kcs_op* op) {
         const Operator* found = nullptr;
         checked_request(op, found);
-    });
-}
+    }
 
-kcs_status alloc(kcs_adapter* adapter, std::uint64_t bytes, kcs_buffer* out) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
-        if (!out) invalid("alloc: out is NULL");
-        *out = adapter->buffers->allocate(bytes);
-    });
-}
-
-kcs_status release(kcs_adapter* adapter, kcs_buffer buffer) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { adapter->buffers->release(buffer); });
-}
-
-kcs_status write(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, const void* src, std::uint64_t bytes) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { adapter->buffers->write(buffer, offset, src, bytes); });
-}
-
-kcs_status read(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, void* dst, std::uint64_t bytes) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { adapter->buffers->read(buffer, offset, dst, bytes); });
-}
-
-kcs_status run(kcs_adapter* adapter, const kcs_op* op) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
+    static void run(kcs_adapter& adapter, const kcs_op* op) {
         const Operator* found = nullptr;
         const Request request = checked_request(op, found);
         // Whatever happened, the queue is drained before run() returns: no
         // kernel may still write into a buffer the harness reads next.
         try {
-            found->run(*adapter->execution, request);
+            found->run(*adapter.execution, request);
         } catch (...) {
-            clFinish(adapter->queue.get());
+            clFinish(adapter.queue.get());
             throw;
         }
-        check_cl(clFinish(adapter->queue.get()), "clFinish");
-    });
-}
-
-const char* last_error(kcs_adapter* adapter) { return adapter ? adapter->last_error.c_str() : open_error.c_str(); }
-
-constexpr kcs_adapter_api kApi{
-    KCS_ADAPTER_ABI_VERSION, sizeof(kcs_adapter_api), "opencl", open, close, info, supports, alloc, release,
-    write, read, run, last_error,
+        check_cl(clFinish(adapter.queue.get()), "clFinish");
+    }
 };
 
 }  // namespace
@@ -207,5 +152,6 @@ constexpr kcs_adapter_api kApi{
 }  // namespace kcs::opencl
 
 extern "C" KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t requested_abi_version) {
-    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &kcs::opencl::kApi : nullptr;
+    using Entries = kcs::device::AbiEntries<kcs::opencl::Backend>;
+    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &Entries::api : nullptr;
 }

@@ -2,13 +2,14 @@
 // one instance owns a logical device with one compute queue on the
 // physical device its options select, its buffers and its pipelines,
 // created on first use. Options: see options.hpp. No exception crosses the
-// C boundary.
+// C boundary (abi_entries.hpp).
 #include <kcs/adapter.h>
 
 #include <cstddef>
 #include <memory>
 #include <string>
 
+#include "abi_entries.hpp"
 #include "buffers.hpp"
 #include "device.hpp"
 #include "execution.hpp"
@@ -89,51 +90,6 @@ namespace kcs::vulkan {
 
 namespace {
 
-// The message of the last failed open on this thread: open has no instance.
-thread_local std::string open_error;
-
-std::unique_ptr<kcs_adapter> create(const char* const* option_strings, std::uint32_t option_count) {
-    auto adapter = std::make_unique<kcs_adapter>();
-    adapter->options = parse_options(option_strings, option_count);
-    adapter->device = std::make_unique<Device>(adapter->options);
-    adapter->buffers = std::make_unique<DeviceBuffers>(*adapter->device, adapter->options.always_staged);
-    adapter->pipelines = std::make_unique<PipelineLibrary>(adapter->device->handle());
-    const std::size_t local_size =
-        adapter->options.local_size ? adapter->options.local_size : kDefaultReductionLocalSize;
-    adapter->execution =
-        std::make_unique<Execution>(*adapter->device, *adapter->buffers, *adapter->pipelines, local_size);
-    adapter->notes = notes_of(adapter->device->description(), *adapter->execution, adapter->buffers->mapped());
-    return adapter;
-}
-
-kcs_status open(const char* const* options, std::uint32_t option_count, kcs_adapter** out) {
-    return guarded(open_error, [&] {
-        if (!out) invalid("open: out is NULL");
-        *out = nullptr;
-        *out = create(options, option_count).release();
-    });
-}
-
-void close(kcs_adapter* adapter) { delete adapter; }
-
-kcs_status info(kcs_adapter* adapter, kcs_info* out) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
-        if (!out) invalid("info: out is NULL");
-        if (out->struct_size == 0) invalid("info: kcs_info.struct_size is not set");
-        // A harness built against an older, shorter kcs_info gets the
-        // fields its struct has room for.
-        const auto has = [&](std::size_t offset) { return out->struct_size >= offset + sizeof(const char*); };
-        const DeviceDescription& d = adapter->device->description();
-        if (has(offsetof(kcs_info, adapter_name))) out->adapter_name = "vulkan";
-        if (has(offsetof(kcs_info, adapter_version))) out->adapter_version = KCS_ADAPTER_VERSION;
-        if (has(offsetof(kcs_info, vendor))) out->vendor = d.vendor.c_str();
-        if (has(offsetof(kcs_info, device))) out->device = d.name.c_str();
-        if (has(offsetof(kcs_info, driver_version))) out->driver_version = d.driver_version.c_str();
-        if (has(offsetof(kcs_info, notes))) out->notes = adapter->notes.c_str();
-    });
-}
-
 // The request, checked against its operator and the device: what supports() decides.
 Request checked_request(const kcs_adapter& adapter, const kcs_op* op, const Operator*& found) {
     Request request = parse_request(op);
@@ -144,59 +100,48 @@ Request checked_request(const kcs_adapter& adapter, const kcs_op* op, const Oper
     return request;
 }
 
-kcs_status supports(kcs_adapter* adapter, const kcs_op* op) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
+struct Backend {
+    using Adapter = kcs_adapter;
+    static constexpr const char* kName = "vulkan";
+
+    static std::unique_ptr<kcs_adapter> create(const char* const* option_strings, std::uint32_t option_count) {
+        auto adapter = std::make_unique<kcs_adapter>();
+        adapter->options = parse_options(option_strings, option_count);
+        adapter->device = std::make_unique<Device>(adapter->options);
+        adapter->buffers = std::make_unique<DeviceBuffers>(*adapter->device, adapter->options.always_staged);
+        adapter->pipelines = std::make_unique<PipelineLibrary>(adapter->device->handle());
+        const std::size_t local_size =
+            adapter->options.local_size ? adapter->options.local_size : kDefaultReductionLocalSize;
+        adapter->execution =
+            std::make_unique<Execution>(*adapter->device, *adapter->buffers, *adapter->pipelines, local_size);
+        adapter->notes = notes_of(adapter->device->description(), *adapter->execution, adapter->buffers->mapped());
+        return adapter;
+    }
+
+    static InfoText info_text(const kcs_adapter& adapter) {
+        const DeviceDescription& d = adapter.device->description();
+        return {kName, KCS_ADAPTER_VERSION, d.vendor.c_str(), d.name.c_str(), d.driver_version.c_str(),
+                adapter.notes.c_str()};
+    }
+
+    static void supports(kcs_adapter& adapter, const kcs_op* op) {
         const Operator* found = nullptr;
-        checked_request(*adapter, op, found);
-    });
-}
+        checked_request(adapter, op, found);
+    }
 
-kcs_status alloc(kcs_adapter* adapter, std::uint64_t bytes, kcs_buffer* out) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
-        if (!out) invalid("alloc: out is NULL");
-        *out = adapter->buffers->allocate(bytes);
-    });
-}
-
-kcs_status release(kcs_adapter* adapter, kcs_buffer buffer) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { adapter->buffers->release(buffer); });
-}
-
-kcs_status write(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, const void* src, std::uint64_t bytes) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { adapter->buffers->write(buffer, offset, src, bytes); });
-}
-
-kcs_status read(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, void* dst, std::uint64_t bytes) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { adapter->buffers->read(buffer, offset, dst, bytes); });
-}
-
-kcs_status run(kcs_adapter* adapter, const kcs_op* op) {
-    if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] {
+    static void run(kcs_adapter& adapter, const kcs_op* op) {
         const Operator* found = nullptr;
-        const Request request = checked_request(*adapter, op, found);
+        const Request request = checked_request(adapter, op, found);
         // Recorded work is submitted and waited for before run() returns:
         // no shader may still write into a buffer the harness reads next.
         try {
-            found->run(*adapter->execution, request);
+            found->run(*adapter.execution, request);
         } catch (...) {
-            adapter->execution->abandon();
+            adapter.execution->abandon();
             throw;
         }
-        adapter->execution->finish();
-    });
-}
-
-const char* last_error(kcs_adapter* adapter) { return adapter ? adapter->last_error.c_str() : open_error.c_str(); }
-
-constexpr kcs_adapter_api kApi{
-    KCS_ADAPTER_ABI_VERSION, sizeof(kcs_adapter_api), "vulkan", open, close, info, supports, alloc, release,
-    write, read, run, last_error,
+        adapter.execution->finish();
+    }
 };
 
 }  // namespace
@@ -204,5 +149,6 @@ constexpr kcs_adapter_api kApi{
 }  // namespace kcs::vulkan
 
 extern "C" KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t requested_abi_version) {
-    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &kcs::vulkan::kApi : nullptr;
+    using Entries = kcs::device::AbiEntries<kcs::vulkan::Backend>;
+    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &Entries::api : nullptr;
 }
