@@ -118,16 +118,34 @@ float sigmoid(float x) {
 // x/2 * (1 + erf(x/sqrt 2)) written as x/2 * erfc(-x/sqrt 2), which does
 // not cancel for x < 0. erfc's condition number (about 2t^2) amplifies the
 // rounding of t = x/sqrt 2, so t is carried as t_hi + t_lo (the product's
-// error by fma) and erfc(-t_hi - t_lo) taken to first order:
+// error, below) and erfc(-t_hi - t_lo) taken to first order:
 // erfc(-t_hi) + t_lo * 2/sqrt(pi) * exp(-t_hi^2).
+
+// The rounding error of p = a * b, exactly (Dekker): a and b split into
+// 12-bit halves (Veltkamp, 4097 = 2^12 + 1) whose products are exact. fma
+// would give it in one step, but Vulkan lets GLSL's fma be a multiply and an
+// add (FINDINGS.md: gelu on lavapipe failed by 143 ulp with it). Needs
+// |a|, |b| < 2^115, so that a * 4097 cannot overflow.
+float product_error(float a, float b, float p) {
+    precise const float as = a * 4097.0, bs = b * 4097.0;
+    precise const float a_hi = as - (as - a), b_hi = bs - (bs - b);
+    precise const float a_lo = a - a_hi, b_lo = b - b_hi;
+    precise const float e = (((a_hi * b_hi - p) + a_hi * b_lo) + a_lo * b_hi) + a_lo * b_lo;
+    return e;
+}
+
 float gelu(float x) {
     if (isinf(x)) return x > 0.0 ? x : -0.0;
     const float c_hi = 0.70710677;     // 1/sqrt(2) rounded to f32
     const float c_lo = 1.2101617e-08;  // 1/sqrt(2) - c_hi
-    const float t_hi = x * c_hi;
-    precise const float t_lo = fma(x, c_hi, -t_hi) + x * c_lo;
+    precise const float t_hi = x * c_hi;
+    // Beyond |x| = 2^30 the correction meets a slope of exactly 0.
+    precise const float t_lo = abs(x) < 1.0e9 ? product_error(x, c_hi, t_hi) + x * c_lo : 0.0;
     const float tail = kcs_erfc(-t_hi);
-    const float slope = 1.1283792 * exp(-t_hi * t_hi);  // 2/sqrt(pi) e^(-t^2)
+    // 2/sqrt(pi) e^(-t^2) by erf_exp, which keeps its subnormal values (x
+    // near -13; lavapipe's exp flushes them, FINDINGS.md). Beyond |t| = 10.5
+    // erfc(|t|) is 0 in f32 and for t > 0 the slope no longer matters.
+    const float slope = abs(t_hi) < 10.5 ? 1.1283792 * erf_exp(-t_hi * t_hi) : 0.0;
     precise const float result = 0.5 * x * (tail + t_lo * slope);
     return result;
 }
