@@ -22,6 +22,8 @@ struct kcs_adapter {
     std::string last_error;  // about the last failed call; "" before any
 };
 
+#include "adapter_failure.hpp"
+
 namespace kcs::cpu_core {
 
 namespace {
@@ -32,16 +34,7 @@ using kernels::Result;
 // to keep it in.
 thread_local std::string open_error;
 
-// Stores a message for last_error without throwing: when memory is too
-// short even for that, the message is lost but the status still returns.
-kcs_status record(std::string& last_error, kcs_status status, const char* message) noexcept {
-    try {
-        last_error = message;
-    } catch (...) {
-        last_error.clear();
-    }
-    return status;
-}
+using kcs::device::record;  // keeps a message for last_error without throwing
 
 // Runs the body of one ABI call. A failed Outcome's message becomes the
 // last error; no exception crosses the C boundary.

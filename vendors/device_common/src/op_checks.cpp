@@ -93,6 +93,13 @@ Rows rows_of(const TensorRef& x) {
     return rows;
 }
 
+void check_buffer_range(const char* what, kcs_buffer handle, std::uint64_t offset, std::uint64_t bytes,
+                        std::uint64_t size) {
+    if (offset > size || bytes > size - offset)
+        invalid(std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+                " lie outside buffer " + std::to_string(handle) + " of " + std::to_string(size) + " bytes");
+}
+
 std::string kernel_name(const std::string& base, Dtype in, Dtype out) {
     std::string name = base;
     name.append("_").append(name_of(in)).append("_").append(name_of(out));

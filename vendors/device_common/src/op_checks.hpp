@@ -58,6 +58,11 @@ struct Rows {
 };
 Rows rows_of(const TensorRef& x);  // leading dimensions flattened
 
+// KCS_INVALID_ARGUMENT unless [offset, offset + bytes) lies within buffer
+// `handle` of `size` bytes (written so that offset + bytes cannot overflow).
+void check_buffer_range(const char* what, kcs_buffer handle, std::uint64_t offset, std::uint64_t bytes,
+                        std::uint64_t size);
+
 // The name of a kernel's instance for a dtype configuration:
 // kernel_name("softmax", f16, f32) is "softmax_f16_f32" (src/programs.cpp).
 std::string kernel_name(const std::string& base, Dtype in, Dtype out);

@@ -1,6 +1,7 @@
 #include "operator_checks.hpp"
 
 #include <array>
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -170,5 +171,23 @@ void check_gather(const Request& request) {
         out.elements() != index.elements() * columns)
         invalid("gather: out must be [N, C] for N indices and a table of C columns");
 }
+
+MatmulExtents matmul_extents(const Request& request) {
+    const TensorRef& a = request.inputs[0];
+    const std::size_t rank = a.shape.size();
+    return {static_cast<std::uint64_t>(rank == 3 ? a.shape[0] : 1), static_cast<std::uint64_t>(a.shape[rank - 2]),
+            static_cast<std::uint64_t>(a.shape[rank - 1]), static_cast<std::uint64_t>(request.inputs[1].shape[rank - 1])};
+}
+
+AttentionParameters attention_parameters(const Request& request) {
+    const TensorRef& q = request.inputs[0];
+    const auto head_dim = static_cast<std::uint64_t>(q.shape[1]);
+    return {static_cast<std::uint64_t>(q.shape[0]), static_cast<std::uint64_t>(request.inputs[1].shape[0]), head_dim,
+            request.has("scale") ? static_cast<float>(request.number("scale", 1.0))
+                                 : 1.0f / std::sqrt(static_cast<float>(head_dim)),
+            request.flag("causal", false)};
+}
+
+float eps_of(const Request& request) { return static_cast<float>(request.number("eps", 1.0e-5)); }
 
 }  // namespace kcs::device

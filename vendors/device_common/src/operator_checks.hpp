@@ -7,6 +7,8 @@
 // rank 2 or 3, attention of rank 2, gather under the raise policy.
 #pragma once
 
+#include <cstdint>
+
 #include "op_request.hpp"
 
 namespace kcs::device {
@@ -22,5 +24,25 @@ void check_unary(const Request& request);
 void check_elementwise(const Request& request);
 void check_cast(const Request& request);
 void check_gather(const Request& request);
+
+// What the kernels take from a checked call, as every device adapter reads it.
+
+// matmul: C [batch, m, n] = A [batch, m, k] x B [batch, k, n]; batch 1 for rank 2.
+struct MatmulExtents {
+    std::uint64_t batch, m, k, n;
+};
+MatmulExtents matmul_extents(const Request& request);
+
+// attention: Q [queries, head_dim], K and V [keys, head_dim]; the scale
+// attribute rounded to f32, or 1/sqrt(head_dim) in f32.
+struct AttentionParameters {
+    std::uint64_t queries, keys, head_dim;
+    float scale;
+    bool causal;
+};
+AttentionParameters attention_parameters(const Request& request);
+
+// The norms' eps rounded to the f32 accumulator, as the operator files define it.
+float eps_of(const Request& request);
 
 }  // namespace kcs::device

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "op_checks.hpp"
+
 namespace kcs::opencl {
 
 kcs_buffer DeviceBuffers::allocate(std::uint64_t bytes) {
@@ -27,11 +29,7 @@ const DeviceBuffers::Entry& DeviceBuffers::find(kcs_buffer handle, std::uint64_t
                                                 const char* what) const {
     const auto it = buffers_.find(handle);
     if (it == buffers_.end()) invalid(std::string(what) + ": unknown buffer " + std::to_string(handle));
-    const std::uint64_t size = it->second.bytes;
-    // Written so that offset + bytes cannot overflow.
-    if (offset > size || bytes > size - offset)
-        invalid(std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
-                " lie outside buffer " + std::to_string(handle) + " of " + std::to_string(size) + " bytes");
+    check_buffer_range(what, handle, offset, bytes, it->second.bytes);
     return it->second;
 }
 

@@ -19,11 +19,9 @@ void run_matmul(Execution& execution, const Request& request) {
     const TensorRef& a = request.inputs[0];
     const TensorRef& b = request.inputs[1];
     const TensorRef& c = request.outputs[0];
-    const std::size_t rank = a.shape.size();
-    const auto batch = static_cast<std::size_t>(rank == 3 ? a.shape[0] : 1);
-    const auto m = static_cast<cl_ulong>(a.shape[rank - 2]);
-    const auto k = static_cast<cl_ulong>(a.shape[rank - 1]);
-    const auto n = static_cast<cl_ulong>(b.shape[rank - 1]);
+    const auto [batch_count, m_count, k_count, n_count] = matmul_extents(request);
+    const auto batch = static_cast<std::size_t>(batch_count);
+    const cl_ulong m = m_count, k = k_count, n = n_count;
     cl_kernel kernel = execution.kernel(Family::matmul, kernel_name("matmul", a.dtype, c.dtype));
     execution.set_args(kernel, execution.bind(a, "A"), execution.bind(b, "B"), execution.bind(c, "C"), m, k, n);
     // One work-group per TILE rows and TILE * WIDTH columns.
@@ -59,9 +57,6 @@ void run_softmax(Execution& execution, const Request& request) {
 
 // ---- the norms ------------------------------------------------------------
 
-// eps rounded to the f32 accumulator, as the operator files define it.
-cl_float eps_of(const Request& request) { return static_cast<cl_float>(request.number("eps", 1.0e-5)); }
-
 void run_layernorm(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
@@ -70,7 +65,7 @@ void run_layernorm(Execution& execution, const Request& request) {
     const std::size_t local = execution.reduction_local_size(kernel);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
                        execution.bind(request.inputs[2], "beta"), execution.bind(y, "y"), cl_ulong{rows.length},
-                       eps_of(request), LocalFloats{local});
+                       cl_float{eps_of(request)}, LocalFloats{local});
     execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
 }
 
@@ -81,7 +76,7 @@ void run_rmsnorm(Execution& execution, const Request& request) {
     cl_kernel kernel = execution.kernel(Family::norms, kernel_name("rmsnorm", x.dtype, y.dtype));
     const std::size_t local = execution.reduction_local_size(kernel);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
-                       execution.bind(y, "y"), cl_ulong{rows.length}, eps_of(request), LocalFloats{local});
+                       execution.bind(y, "y"), cl_ulong{rows.length}, cl_float{eps_of(request)}, LocalFloats{local});
     execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
 }
 
@@ -90,22 +85,19 @@ void run_rmsnorm(Execution& execution, const Request& request) {
 void run_attention(Execution& execution, const Request& request) {
     const TensorRef& q = request.inputs[0];
     const TensorRef& o = request.outputs[0];
-    const auto queries = static_cast<std::uint64_t>(q.shape[0]);
-    const auto keys = static_cast<cl_ulong>(request.inputs[1].shape[0]);
-    const auto head_dim = static_cast<cl_ulong>(q.shape[1]);
-    // The scale attribute rounded to f32, or 1/sqrt(D) in f32.
-    const cl_float scale = request.has("scale") ? static_cast<cl_float>(request.number("scale", 1.0))
-                                                : 1.0f / std::sqrt(static_cast<float>(head_dim));
-    const cl_int causal = request.flag("causal", false) ? 1 : 0;
+    const AttentionParameters at = attention_parameters(request);
+    const cl_ulong keys = at.keys, head_dim = at.head_dim;
+    const cl_float scale = at.scale;
+    const cl_int causal = at.causal ? 1 : 0;
     cl_kernel kernel = execution.kernel(Family::attention, kernel_name("attention", q.dtype, o.dtype));
     const std::size_t local = execution.reduction_local_size(kernel);
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const BoundTensor bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
                       bv = execution.bind(request.inputs[2], "V"), bo = execution.bind(o, "O");
-    cl_mem scores = execution.scratch(queries * keys * sizeof(cl_float));
+    cl_mem scores = execution.scratch(at.queries * keys * sizeof(cl_float));
     execution.set_args(kernel, bq, bk, bv, bo, scores, keys, head_dim, scale, causal, LocalFloats{local});
-    execution.launch(kernel, 1, {static_cast<std::size_t>(queries) * local, 1, 1}, {local, 1, 1});
+    execution.launch(kernel, 1, {static_cast<std::size_t>(at.queries) * local, 1, 1}, {local, 1, 1});
 }
 
 }  // namespace

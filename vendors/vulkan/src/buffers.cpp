@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "op_checks.hpp"
 #include "vk_failure.hpp"
 
 namespace kcs::vulkan {
@@ -117,11 +118,7 @@ const Allocation& DeviceBuffers::find(kcs_buffer handle, std::uint64_t offset, s
                                       const char* what) const {
     const auto it = buffers_.find(handle);
     if (it == buffers_.end()) invalid(std::string(what) + ": unknown buffer " + std::to_string(handle));
-    const std::uint64_t size = it->second.bytes();
-    // Written so that offset + bytes cannot overflow.
-    if (offset > size || bytes > size - offset)
-        invalid(std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
-                " lie outside buffer " + std::to_string(handle) + " of " + std::to_string(size) + " bytes");
+    check_buffer_range(what, handle, offset, bytes, it->second.bytes());
     return it->second;
 }
 

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <climits>
-#include <cmath>
 
 #include "op_checks.hpp"
 #include "operator_checks.hpp"
@@ -25,11 +24,7 @@ void run_matmul(Execution& execution, const Request& request) {
     const TensorRef& a = request.inputs[0];
     const TensorRef& b = request.inputs[1];
     const TensorRef& c = request.outputs[0];
-    const std::size_t rank = a.shape.size();
-    const auto batch = static_cast<std::uint64_t>(rank == 3 ? a.shape[0] : 1);
-    const auto m = static_cast<std::uint64_t>(a.shape[rank - 2]);
-    const auto k = static_cast<std::uint64_t>(a.shape[rank - 1]);
-    const auto n = static_cast<std::uint64_t>(b.shape[rank - 1]);
+    const auto [batch, m, k, n] = matmul_extents(request);
     const Bound ba = execution.bind(a, "A"), bb = execution.bind(b, "B"), bc = execution.bind(c, "C");
     const VkPhysicalDeviceLimits& limits = execution.device().limits;
     const std::array<std::uint64_t, 3> groups{ceil_div(n, kMatmulTile * kMatmulWidth), ceil_div(m, kMatmulTile), batch};
@@ -61,9 +56,6 @@ void run_reduce_sum(Execution& execution, const Request& request) { run_row_oper
 void run_reduce_max(Execution& execution, const Request& request) { run_row_operator(execution, request, "reduce_max"); }
 void run_softmax(Execution& execution, const Request& request) { run_row_operator(execution, request, "softmax"); }
 
-// eps rounded to the f32 accumulator, as the operator files define it.
-float eps_of(const Request& request) { return static_cast<float>(request.number("eps", 1.0e-5)); }
-
 void run_layernorm(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
@@ -87,20 +79,16 @@ void run_rmsnorm(Execution& execution, const Request& request) {
 void run_attention(Execution& execution, const Request& request) {
     const TensorRef& q = request.inputs[0];
     const TensorRef& o = request.outputs[0];
-    const auto queries = static_cast<std::uint64_t>(q.shape[0]);
-    const auto keys = static_cast<std::uint64_t>(request.inputs[1].shape[0]);
-    const auto head_dim = static_cast<std::uint64_t>(q.shape[1]);
-    // The scale attribute rounded to f32, or 1/sqrt(D) in f32.
-    const float scale = request.has("scale") ? static_cast<float>(request.number("scale", 1.0))
-                                             : 1.0f / std::sqrt(static_cast<float>(head_dim));
-    const std::uint32_t causal = request.flag("causal", false) ? 1 : 0;
+    const AttentionParameters at = attention_parameters(request);
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const Bound bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
                 bv = execution.bind(request.inputs[2], "V"), bo = execution.bind(o, "O");
-    const Bound scores = execution.bind(execution.scratch(queries * keys * sizeof(float)));
+    const Bound scores = execution.bind(execution.scratch(at.queries * at.keys * sizeof(float)));
     dispatch_rows(execution, module_name("attention", q.dtype, o.dtype), {bq, bk, bv, bo, scores},
-                  {bq.at, bk.at, bv.at, bo.at, word(keys), word(head_dim), word(scale), causal}, queries);
+                  {bq.at, bk.at, bv.at, bo.at, word(at.keys), word(at.head_dim), word(at.scale),
+                   std::uint32_t{at.causal}},
+                  at.queries);
 }
 
 // One invocation per element of `count`.
