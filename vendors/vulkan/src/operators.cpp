@@ -14,8 +14,7 @@ namespace kcs::vulkan {
 
 namespace {
 
-constexpr std::uint64_t kMatmulTile = 16;  // TILE in shaders/matmul.comp
-constexpr std::uint64_t kMatmulWidth = 4;  // WIDTH: columns per invocation
+constexpr std::uint64_t kMatmulBlock = 64;  // BLOCK in shaders/matmul.comp: rows and columns per work-group
 
 // "softmax_f16_f32": the module of a dtype configuration.
 std::string module_name(const std::string& base, Dtype in, Dtype out) { return kernel_name(base, in, out); }
@@ -27,7 +26,7 @@ void run_matmul(Execution& execution, const Request& request) {
     const auto [batch, m, k, n] = matmul_extents(request);
     const Bound ba = execution.bind(a, "A"), bb = execution.bind(b, "B"), bc = execution.bind(c, "C");
     const VkPhysicalDeviceLimits& limits = execution.device().limits;
-    const std::array<std::uint64_t, 3> groups{ceil_div(n, kMatmulTile * kMatmulWidth), ceil_div(m, kMatmulTile), batch};
+    const std::array<std::uint64_t, 3> groups{ceil_div(n, kMatmulBlock), ceil_div(m, kMatmulBlock), batch};
     for (std::size_t axis = 0; axis < 3; ++axis)
         if (groups[axis] > limits.maxComputeWorkGroupCount[axis])
             unsupported("matmul: " + shape_text(c.shape) + " needs more work-groups than the device dispatches");
