@@ -64,7 +64,8 @@ void check_buffer_range(const char* what, kcs_buffer handle, std::uint64_t offse
                         std::uint64_t size);
 
 // The name of a kernel's instance for a dtype configuration:
-// kernel_name("softmax", f16, f32) is "softmax_f16_f32" (src/programs.cpp).
+// kernel_name("softmax", f16, f32) is "softmax_f16_f32": the OpenCL kernel
+// (opencl/src/programs.cpp) or Vulkan shader module (vulkan/shaders/shaders.cmake).
 std::string kernel_name(const std::string& base, Dtype in, Dtype out);
 
 }  // namespace kcs::device

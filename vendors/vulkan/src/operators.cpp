@@ -16,9 +16,6 @@ namespace {
 
 constexpr std::uint64_t kMatmulBlock = 64;  // BLOCK in shaders/matmul.comp: rows and columns per work-group
 
-// "softmax_f16_f32": the module of a dtype configuration.
-std::string module_name(const std::string& base, Dtype in, Dtype out) { return kernel_name(base, in, out); }
-
 void run_matmul(Execution& execution, const Request& request) {
     const TensorRef& a = request.inputs[0];
     const TensorRef& b = request.inputs[1];
@@ -30,7 +27,7 @@ void run_matmul(Execution& execution, const Request& request) {
     for (std::size_t axis = 0; axis < 3; ++axis)
         if (groups[axis] > limits.maxComputeWorkGroupCount[axis])
             unsupported("matmul: " + shape_text(c.shape) + " needs more work-groups than the device dispatches");
-    execution.dispatch(module_name("matmul", a.dtype, c.dtype), {ba, bb, bc},
+    execution.dispatch(kernel_name("matmul", a.dtype, c.dtype), {ba, bb, bc},
                        {ba.at, bb.at, bc.at, word(m), word(k), word(n)}, 0,
                        {static_cast<std::uint32_t>(groups[0]), static_cast<std::uint32_t>(groups[1]),
                         static_cast<std::uint32_t>(groups[2])});
@@ -48,7 +45,7 @@ void run_row_operator(Execution& execution, const Request& request, const char* 
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     const Bound bx = execution.bind(x, "x"), by = execution.bind(y, "y");
-    dispatch_rows(execution, module_name(base, x.dtype, y.dtype), {bx, by}, {bx.at, by.at, word(rows.length)}, rows.count);
+    dispatch_rows(execution, kernel_name(base, x.dtype, y.dtype), {bx, by}, {bx.at, by.at, word(rows.length)}, rows.count);
 }
 
 void run_reduce_sum(Execution& execution, const Request& request) { run_row_operator(execution, request, "reduce_sum"); }
@@ -61,7 +58,7 @@ void run_layernorm(Execution& execution, const Request& request) {
     const Rows rows = rows_of(x);
     const Bound bx = execution.bind(x, "x"), gamma = execution.bind(request.inputs[1], "gamma"),
                 beta = execution.bind(request.inputs[2], "beta"), by = execution.bind(y, "y");
-    dispatch_rows(execution, module_name("layernorm", x.dtype, y.dtype), {bx, gamma, beta, by},
+    dispatch_rows(execution, kernel_name("layernorm", x.dtype, y.dtype), {bx, gamma, beta, by},
                   {bx.at, gamma.at, beta.at, by.at, word(rows.length), word(eps_of(request))}, rows.count);
 }
 
@@ -71,7 +68,7 @@ void run_rmsnorm(Execution& execution, const Request& request) {
     const Rows rows = rows_of(x);
     const Bound bx = execution.bind(x, "x"), gamma = execution.bind(request.inputs[1], "gamma"),
                 by = execution.bind(y, "y");
-    dispatch_rows(execution, module_name("rmsnorm", x.dtype, y.dtype), {bx, gamma, by},
+    dispatch_rows(execution, kernel_name("rmsnorm", x.dtype, y.dtype), {bx, gamma, by},
                   {bx.at, gamma.at, by.at, word(rows.length), word(eps_of(request))}, rows.count);
 }
 
@@ -84,7 +81,7 @@ void run_attention(Execution& execution, const Request& request) {
     const Bound bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
                 bv = execution.bind(request.inputs[2], "V"), bo = execution.bind(o, "O");
     const Bound scores = execution.bind(execution.scratch(at.queries * at.keys * sizeof(float)));
-    dispatch_rows(execution, module_name("attention", q.dtype, o.dtype), {bq, bk, bv, bo, scores},
+    dispatch_rows(execution, kernel_name("attention", q.dtype, o.dtype), {bq, bk, bv, bo, scores},
                   {bq.at, bk.at, bv.at, bo.at, word(at.keys), word(at.head_dim), word(at.scale),
                    std::uint32_t{at.causal}},
                   at.queries);
@@ -102,14 +99,14 @@ void run_unary(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
     const Bound bx = execution.bind(x, "x"), by = execution.bind(y, "y");
-    dispatch_elements(execution, module_name("unary_" + request.function, x.dtype, y.dtype), {bx, by}, {bx.at, by.at},
+    dispatch_elements(execution, kernel_name("unary_" + request.function, x.dtype, y.dtype), {bx, by}, {bx.at, by.at},
                       y.elements());
 }
 
 // f16 arithmetic where the device has shaderFloat16, else f32 and one rounding.
 void run_elementwise(Execution& execution, const Request& request) {
     const TensorRef& out = request.outputs[0];
-    std::string shader = module_name("elementwise_" + request.function, out.dtype, out.dtype);
+    std::string shader = kernel_name("elementwise_" + request.function, out.dtype, out.dtype);
     if (out.dtype == Dtype::f16 && execution.device().float16) shader += "_native";
     const bool ternary = request.function == "mul_add";
     std::vector<Bound> tensors{execution.bind(request.inputs[0], "a"), execution.bind(request.inputs[1], "b")};
@@ -124,7 +121,7 @@ void run_cast(Execution& execution, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
     const Bound bx = execution.bind(x, "x"), by = execution.bind(y, "y");
-    dispatch_elements(execution, module_name("cast", x.dtype, y.dtype), {bx, by}, {bx.at, by.at}, y.elements());
+    dispatch_elements(execution, kernel_name("cast", x.dtype, y.dtype), {bx, by}, {bx.at, by.at}, y.elements());
 }
 
 // The module records the smallest out-of-range position (INT_MAX: none);
