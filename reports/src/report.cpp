@@ -133,6 +133,9 @@ Json certificate_json(const RunDescription& run, const ProfileSummary& profile, 
         reasons.push_back("signed with a development key (" + run.signer->label + ")");
     if (!run.depth->certifiable) reasons.push_back("depth " + run.depth->id + " is not certifiable");
     if (!run.operators.empty()) reasons.push_back("restricted to some operators (--op)");
+    if (run.shard)
+        reasons.push_back("one shard (" + std::to_string(run.shard->index) + " of " + std::to_string(run.shard->count) +
+                          ") of the plan: kcs merge joins the shards' reports into the report of the whole plan");
     if (state != RunState::finished) reasons.push_back("the run did not finish");
     if (profile.verdict != Judgement::conformant)
         reasons.push_back("profile " + profile.profile_id + " is " + std::string(to_string(profile.verdict)));
@@ -202,6 +205,24 @@ Json case_json(const harness::CaseRecord& record, const std::string& repro) {
             {"repro", repro}};
 }
 
+Json signer_json(const std::optional<Signer>& signer) {
+    if (!signer) return nullptr;
+    return {{"keyid", signer->keyid}, {"label", signer->label}, {"development", signer->development}};
+}
+
+Json summary_section(const RunDescription& run, const RunResults& results, RunState state, const ReportTimes& times) {
+    const Summary summary = summarize(results, *run.profile, run.claims, state);
+    const TimeSplit split = time_split(results, times.total, times.cases_wall);
+    Json section = summary_json(summary);
+    section["certificate"] = certificate_json(run, summary.profile, state);
+    section["time"] = {{"total_s", split.total_s},
+                       {"outside_cases_s", split.outside_cases_s},
+                       {"case_time_s", split.case_time_s},
+                       {"adapter_s", optional_number(split.adapter_s)},
+                       {"oracle_and_harness_s", optional_number(split.oracle_and_harness_s)}};
+    return section;
+}
+
 Json build_report(const RunDescription& run, const RunResults& results, RunState state, const ReportTimes& times) {
     Json subjects = Json::array();
     for (const auto& s : run.subjects) subjects.push_back(subject_json(s));
@@ -212,24 +233,11 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
         instances.push_back(instance_json(results.plan[i], result, run.repro));
     }
 
-    const Summary summary = summarize(results, *run.profile, run.claims, state);
-    const TimeSplit split = time_split(results, times.total, times.cases_wall);
-    Json summary_object = summary_json(summary);
-    summary_object["certificate"] = certificate_json(run, summary.profile, state);
-    summary_object["time"] = {{"total_s", split.total_s},
-                              {"outside_cases_s", split.outside_cases_s},
-                              {"case_time_s", split.case_time_s},
-                              {"adapter_s", optional_number(split.adapter_s)},
-                              {"oracle_and_harness_s", optional_number(split.oracle_and_harness_s)}};
-
     const spec::Catalog& catalog = *run.catalog;
-    const Json predicate = {
+    Json predicate = {
         {"kcs", {{"version", run.kcs_version}}},
         {"signed", run.signer.has_value()},
-        {"signer", run.signer ? Json{{"keyid", run.signer->keyid},
-                                     {"label", run.signer->label},
-                                     {"development", run.signer->development}}
-                              : Json(nullptr)},
+        {"signer", signer_json(run.signer)},
         {"state", std::string(to_string(state))},
         {"complete", state == RunState::finished},
         {"spec",
@@ -239,7 +247,8 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
         {"profile", {{"id", run.profile->id}, {"title", run.profile->title}}},
         {"depth", {{"id", run.depth->id}, {"seeds", run.depth->seeds}, {"certifiable", run.depth->certifiable}}},
         {"operators", run.operators},
-        {"plan", {{"digest", run.plan_digest}, {"instances", results.plan.size()}}},
+        {"plan",
+         {{"digest", run.plan_digest}, {"instances", run.shard ? run.shard->plan_instances : results.plan.size()}}},
         {"claims", claims_json(run.claims)},
         {"adapter", adapter_json(run.adapter)},
         {"environment", run.environment},
@@ -249,8 +258,14 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
         {"started", utc_timestamp(run.started)},
         {"ended", utc_timestamp(times.ended)},
         {"instances", instances},
-        {"summary", summary_object},
+        {"summary", summary_section(run, results, state, times)},
     };
+    if (const auto& shard = run.shard)
+        predicate["shard"] = {{"index", shard->index},
+                              {"count", shard->count},
+                              {"instances", results.plan.size()},
+                              {"cost_model", {{"source", shard->cost_source}, {"digest", shard->cost_digest}}},
+                              {"expected_s", shard->expected_s}};
     return {{"_type", std::string(kStatementType)},
             {"subject", subjects},
             {"predicateType", std::string(kPredicateType)},

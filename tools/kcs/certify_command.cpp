@@ -4,21 +4,24 @@
 // a crash of kcs itself still leaves one, marked incomplete.
 #include <atomic>
 #include <csignal>
+#include <iomanip>
 #include <iostream>
+#include <numeric>
 #include <memory>
 #include <thread>
 
 #include "certify_summary.hpp"
 #include "commands.hpp"
 #include "kcs/harness/runner.hpp"
+#include "kcs/harness/shard.hpp"
 #include "kcs/host/adapter_search.hpp"
-#include "kcs/reports/dsse.hpp"
 #include "kcs/reports/environment.hpp"
 #include "kcs/reports/keys.hpp"
 #include "kcs/reports/report_file.hpp"
 #include "probes.hpp"
 #include "run_recorder.hpp"
 #include "run_setup.hpp"
+#include "signed_output.hpp"
 
 namespace kcs::cli {
 
@@ -53,30 +56,63 @@ struct CertifyOptions {
     std::string signer;  // public key: name the signer, for kcs sign elsewhere
     std::uint64_t seed = 1;
     int jobs = 1;
+    std::string shard;  // "I/N"; empty: the environment's, else the whole plan
+    std::string costs;  // a report whose wall times cut the plan; empty: the built-in table
 };
 
-reports::Signer signer_of(const reports::PublicKey& key) { return {key.keyid(), key.label, key.development}; }
-
-// "reports/out/NAME-PROFILE-DEPTH-20240501T120000Z".
-fs::path default_out_dir(const std::string& adapter, const RunSetup& setup, std::chrono::system_clock::time_point t) {
+// "reports/out/NAME-PROFILE-DEPTH-20240501T120000Z[-shard-I-of-N]".
+fs::path default_out_dir(const std::string& adapter, const RunSetup& setup, std::chrono::system_clock::time_point t,
+                         const std::optional<reports::ShardRecord>& shard) {
     std::string stamp = reports::utc_timestamp(t);  // 2024-05-01T12:00:00.123Z
     stamp = stamp.substr(0, 19) + "Z";
     std::erase(stamp, '-');
     std::erase(stamp, ':');
+    const std::string part =
+        shard ? "-shard-" + std::to_string(shard->index) + "-of-" + std::to_string(shard->count) : "";
     return fs::path("reports") / "out" /
-           (adapter_name(adapter) + "-" + setup.request.profile->id + "-" + setup.request.depth->id + "-" + stamp);
+           (adapter_name(adapter) + "-" + setup.request.profile->id + "-" + setup.request.depth->id + "-" + stamp +
+            part);
+}
+
+// The shard asked for: --shard, else the batch system's environment; none
+// (the whole plan) for neither, or for a count of 1.
+std::optional<harness::ShardRequest> requested_shard(const std::string& option) {
+    auto request = option.empty() ? harness::shard_from_environment()
+                                  : harness::ShardRequest{harness::parse_shard(option), "--shard"};
+    if (request && request->shard.count == 1) return std::nullopt;
+    return request;
+}
+
+// The instances this run covers, as the report's plan: all of them, or the
+// shard's part, which `record` then describes.
+std::vector<harness::Instance> covered_instances(std::vector<harness::Instance> plan,
+                                                 const std::optional<harness::ShardRequest>& request,
+                                                 const harness::CostModel& costs,
+                                                 std::optional<reports::ShardRecord>& record) {
+    if (!request) return plan;
+    const auto members = harness::assign_shards(plan, costs, request->shard.count)[request->shard.index];
+    record = reports::ShardRecord{request->shard.index, request->shard.count, plan.size(), costs.source(),
+                                  costs.digest(), 0.0};
+    std::vector<harness::Instance> part;
+    for (const std::size_t i : members) {
+        record->expected_s += costs.expected_seconds(plan[i]);
+        part.push_back(std::move(plan[i]));
+    }
+    return part;
 }
 
 // Runs the applicable instances on `adapters`, one thread per adapter,
 // each taking the next instance not yet taken, until all are done or a
 // stop is requested. An exception costs its instance (ERROR), not the run.
-void run_instances(RunRecorder& recorder, const RunSetup& setup,
+// `order`: the plan indices, most expensive first.
+void run_instances(RunRecorder& recorder, const RunSetup& setup, const std::vector<std::size_t>& order,
                    std::vector<std::unique_ptr<host::IsolatedAdapter>>& adapters) {
     const auto& run = recorder.description();
     const auto& plan = recorder.plan();
     std::atomic<std::size_t> next{0};
     auto work = [&](host::IsolatedAdapter& adapter) {
-        for (std::size_t i = next++; i < plan.size() && stop_signal.load() == 0; i = next++) {
+        for (std::size_t k = next++; k < order.size() && stop_signal.load() == 0; k = next++) {
+            const std::size_t i = order[k];
             const harness::Instance& instance = plan[i];
             harness::InstanceResult result;
             try {
@@ -137,6 +173,14 @@ void add_certify_command(CLI::App& app, int& exit_code) {
                      "side by side: use 1 for a device that cannot be shared)")
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
+    certify->add_option("--shard", o->shard,
+                        "Run only shard I of N (I counts from 0), a fixed part of the plan cut so that the N parts "
+                        "take about the same time; kcs merge joins the N reports. Without it, "
+                        "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS name "
+                        "the shard when set; 0/1 runs the whole plan whatever the environment says");
+    certify->add_option("--costs", o->costs,
+                        "A report.json of an earlier run whose instance times cut the shards (default: the table "
+                        "kcs carries for the depth); every shard of a run must be given the same");
     certify->footer(
         "Instances without a probe yet are ERROR, which leaves the profile INCOMPLETE; --op narrows the run. "
         "Ctrl-C (SIGINT) or SIGTERM stops after the instance in progress and writes the report marked incomplete; "
@@ -155,12 +199,16 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         } else if (!o->signer.empty()) {
             signer = signer_of(reports::read_public_key(o->signer));
         }
+        const auto shard = requested_shard(o->shard);  // std::invalid_argument: exit 2 in main
         install_stop_handlers();
         const auto setup = prepare_run(o->run);
         if (!setup) {
             exit_code = 2;
             return;
         }
+        // std::runtime_error for an unusable --costs report: exit 2 in main, before any worker starts.
+        const auto costs = o->costs.empty() ? harness::CostModel::built_in(setup->request.depth->id)
+                                            : harness::CostModel::from_report(o->costs);
         const auto library = host::resolve_adapter(o->run.adapter);  // AdapterError: exit 2 in main
         std::vector<std::unique_ptr<host::IsolatedAdapter>> adapters;
         for (int j = 0; j < o->jobs; ++j)
@@ -190,32 +238,37 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         run.repro = repro_command(o->run, *setup, o->adapter);
         run.signer = signer;
 
+        auto plan = harness::make_plan(setup->request);
+        run.plan_digest = harness::plan_digest(plan);
         reports::RunResults results;
-        results.plan = harness::make_plan(setup->request);
+        results.plan = covered_instances(std::move(plan), shard, costs, run.shard);
         results.results.resize(results.plan.size());
-        run.plan_digest = harness::plan_digest(results.plan);
+        std::vector<std::size_t> all(results.plan.size());
+        std::iota(all.begin(), all.end(), std::size_t{0});
+        const auto order = harness::longest_first(results.plan, all, costs);
 
-        const fs::path out = o->out.empty() ? default_out_dir(o->run.adapter, *setup, run.started) : fs::path(o->out);
+        const fs::path out =
+            o->out.empty() ? default_out_dir(o->run.adapter, *setup, run.started, run.shard) : fs::path(o->out);
+        const auto shard_record = run.shard;
         const fs::path file = out / "report.json";
         RunRecorder recorder(std::move(run), std::move(results), file, command_start);
         recorder.start();
         std::cout << "certifying " << o->run.adapter << ": " << recorder.plan().size() << " instances, profile "
                   << setup->request.profile->id << ", depth " << setup->request.depth->id << "; report "
                   << file.string() << std::endl;
-        run_instances(recorder, *setup, adapters);
+        if (shard_record)
+            std::cout << "shard " << shard_record->index << " of " << shard_record->count << " (" << shard->source
+                      << "): " << recorder.plan().size() << " of the plan's " << shard_record->plan_instances
+                      << " instances, expected " << std::fixed << std::setprecision(1) << shard_record->expected_s
+                      << " s (cost model: " << costs.source() << ")" << std::defaultfloat << std::endl;
+        run_instances(recorder, *setup, order, adapters);
 
         const int signal = stop_signal.load();
         const auto report = recorder.finish(signal ? reports::RunState::interrupted : reports::RunState::finished);
         if (signal)
             std::cout << "\ninterrupted by signal " << signal << ": the report holds the instances run so far\n";
         print_certify_summary(report, file);
-        if (key) {
-            const fs::path envelope = out / "report.dsse.json";
-            reports::write_file_atomically(
-                envelope, reports::sign_envelope(reports::report_text(report), reports::kInTotoPayloadType, *key));
-            std::cout << "signed    " << envelope.string() << "  (key " << key->public_key.keyid()
-                      << (key->public_key.development ? ", a development key" : "") << ")\n";
-        }
+        if (key) write_envelope(out, report, *key);
         exit_code = !signal && report["predicate"]["summary"]["profile"]["verdict"] == "CONFORMANT" ? 0 : 1;
     });
 }

@@ -20,6 +20,9 @@ void add_run_command(CLI::App& app, int& exit_code);
 // kcs certify: run a profile and write the report.
 void add_certify_command(CLI::App& app, int& exit_code);
 
+// kcs merge: join the reports of a sharded run.
+void add_merge_command(CLI::App& app, int& exit_code);
+
 // kcs calibrate: the three-state matrix.
 void add_calibrate_command(CLI::App& app, int& exit_code);
 

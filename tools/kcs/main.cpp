@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
     kcs::cli::add_plan_command(app, exit_code);
     kcs::cli::add_run_command(app, exit_code);
     kcs::cli::add_certify_command(app, exit_code);
+    kcs::cli::add_merge_command(app, exit_code);
     kcs::cli::add_calibrate_command(app, exit_code);
     kcs::cli::add_signing_commands(app, exit_code);
     kcs::cli::add_incident_commands(app, exit_code);

@@ -47,6 +47,17 @@ struct Signer {
     bool development = false;  // a development key's report is never a certificate
 };
 
+// The part of a plan a sharded run covers (kcs certify --shard I/N): its
+// report lists only those instances; kcs merge joins the N reports.
+struct ShardRecord {
+    int index = 0;
+    int count = 1;
+    std::size_t plan_instances = 0;  // in the whole plan
+    std::string cost_source;         // the cost model that cut the plan (harness/shard.hpp)
+    std::string cost_digest;
+    double expected_s = 0;  // this shard's instances by that model
+};
+
 // Everything about a run that stays the same while it runs.
 struct RunDescription {
     const spec::Catalog* catalog = nullptr;
@@ -68,6 +79,7 @@ struct RunDescription {
     std::chrono::system_clock::time_point started;
     ReproCommand repro;
     std::optional<Signer> signer;  // none: an unsigned development run
+    std::optional<ShardRecord> shard;  // none: the whole plan
 };
 
 struct ReportTimes {
@@ -79,6 +91,14 @@ struct ReportTimes {
 // The Statement. Every instance of the plan appears, missing ones with a
 // null verdict; `state` says whether the run finished.
 Json build_report(const RunDescription& run, const RunResults& results, RunState state, const ReportTimes& times);
+
+// The predicate's "summary": the class and profile verdicts, why the report
+// is or is not a certificate, and where the time went. build_report's, and
+// kcs merge's for the joined shards.
+Json summary_section(const RunDescription& run, const RunResults& results, RunState state, const ReportTimes& times);
+
+// The predicate's "signer": the key's id, label and kind; null when unsigned.
+Json signer_json(const std::optional<Signer>& signer);
 
 // The bytes of report.json: the Statement as indented JSON and a newline.
 // They are also the payload kcs certify --key and kcs sign put in the

@@ -1,0 +1,272 @@
+#include "kcs/reports/merge.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <set>
+
+#include "kcs/reports/report_file.hpp"
+#include "kcs/spec/sha256.hpp"
+
+namespace kcs::reports {
+
+namespace {
+
+using Clock = std::chrono::system_clock;
+
+const Json& at(const Json& json, const std::string& pointer) {
+    static const Json null;
+    const Json::json_pointer p(pointer);
+    return json.contains(p) ? json.at(p) : null;
+}
+
+std::string name_of(const ShardReport& s) {
+    const Json& shard = at(s.statement, "/predicate/shard");
+    return s.file.string() + " (shard " + at(shard, "/index").dump() + " of " + at(shard, "/count").dump() + ")";
+}
+
+// Every shard must be a finished shard's report.
+void check_is_finished_shard(const ShardReport& s) {
+    if (s.statement.value("predicateType", "") != kPredicateType)
+        throw MergeError(s.file.string() + ": not a kcs report (predicateType is not " + std::string(kPredicateType) +
+                         ")");
+    const Json& shard = at(s.statement, "/predicate/shard");
+    if (!shard.is_object() || !at(shard, "/index").is_number_unsigned() || !at(shard, "/count").is_number_unsigned())
+        throw MergeError(s.file.string() +
+                         ": not the report of a shard (it has no predicate.shard); kcs merge joins the reports "
+                         "kcs certify --shard I/N writes");
+    const Json& state = at(s.statement, "/predicate/state");
+    if (state != "finished")
+        throw MergeError(name_of(s) + ": the run did not finish (state " + state.dump() +
+                         "); run that shard again");
+    if (at(shard, "/instances") != at(s.statement, "/predicate/instances").size())
+        throw MergeError(name_of(s) + ": its shard record counts " + at(shard, "/instances").dump() +
+                         " instances but it lists " + std::to_string(at(s.statement, "/predicate/instances").size()));
+}
+
+// What must be equal in every shard of one run, and what to call it.
+const std::pair<const char*, const char*> kSameRun[] = {
+    {"kcs version", "/predicate/kcs/version"},
+    {"catalog digest", "/predicate/spec/digest"},
+    {"profile", "/predicate/profile/id"},
+    {"depth", "/predicate/depth/id"},
+    {"operators (--op)", "/predicate/operators"},
+    {"plan digest", "/predicate/plan/digest"},
+    {"plan size", "/predicate/plan/instances"},
+    {"claims digest", "/predicate/claims/digest"},
+    {"claims", "/predicate/claims/values"},
+    {"adapter options", "/predicate/adapter/options"},
+    {"adapter and device (info)", "/predicate/adapter/info"},
+    {"seeds", "/predicate/seeds"},
+    {"call timeout", "/predicate/limits/call_timeout_s"},
+    {"shard count", "/predicate/shard/count"},
+    {"cost model digest", "/predicate/shard/cost_model/digest"},
+};
+
+// The subjects' digests by role (adapter library, claims, catalog, kcs):
+// the paths may differ from machine to machine, the bytes may not.
+Json subject_digests(const Json& statement) {
+    Json digests = Json::object();
+    for (const auto& s : statement.value("subject", Json::array()))
+        digests[at(s, "/annotations/role").get<std::string>()] = at(s, "/digest/sha256");
+    return digests;
+}
+
+void check_same_run(const ShardReport& first, const ShardReport& other) {
+    const auto differs = [&](const std::string& what, const Json& mine, const Json& theirs) {
+        throw MergeError(name_of(other) + ": its " + what + " " + mine.dump() + " differs from " + name_of(first) +
+                         "'s " + theirs.dump() + ": not a shard of the same run");
+    };
+    for (const auto& [what, pointer] : kSameRun)
+        if (at(other.statement, pointer) != at(first.statement, pointer))
+            differs(what, at(other.statement, pointer), at(first.statement, pointer));
+    if (subject_digests(other.statement) != subject_digests(first.statement))
+        differs("subjects (adapter library, claims, catalog, kcs; by sha256)", subject_digests(other.statement),
+                subject_digests(first.statement));
+}
+
+// Each index 0..count-1 exactly once; returns the shards by index.
+std::vector<const ShardReport*> by_index(const std::vector<ShardReport>& shards) {
+    const std::size_t count = at(shards.front().statement, "/predicate/shard/count").get<std::size_t>();
+    std::vector<const ShardReport*> slots(count, nullptr);
+    for (const auto& s : shards) {
+        const std::size_t index = at(s.statement, "/predicate/shard/index").get<std::size_t>();
+        if (index >= count) throw MergeError(name_of(s) + ": its index is not below its count");
+        if (slots[index])
+            throw MergeError(slots[index]->file.string() + " and " + s.file.string() + " are both shard " +
+                             std::to_string(index) + " of " + std::to_string(count));
+        slots[index] = &s;
+    }
+    std::string missing, given;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!slots[i]) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+        else given += (given.empty() ? "" : ", ") + std::to_string(i) + " " + slots[i]->file.string();
+    }
+    if (!missing.empty())
+        throw MergeError("shard " + missing + " of " + std::to_string(count) + " missing (given: " + given +
+                         "); run it and merge again");
+    return slots;
+}
+
+harness::Claims claims_of(const Json& recorded) {
+    harness::Claims claims;
+    claims.values = recorded.value("values", std::map<std::string, std::string>{});
+    claims.declared = recorded.value("declared", std::set<std::string>{});
+    if (recorded.value("file", Json()).is_string()) claims.file = recorded["file"].get<std::string>();
+    if (recorded.value("digest", Json()).is_string()) claims.digest = recorded["digest"].get<std::string>();
+    return claims;
+}
+
+harness::Verdict verdict_of(const Json& text, const std::string& where) {
+    using V = harness::Verdict;
+    for (const V v : {V::pass, V::fail, V::crash, V::timeout, V::error, V::unsupported, V::not_applicable})
+        if (text.is_string() && text.get<std::string>() == harness::to_string(v)) return v;
+    throw MergeError(where + ": verdict " + text.dump() + " is not one kcs records");
+}
+
+std::chrono::nanoseconds seconds_of(const Json& value) {
+    const double s = value.is_number() ? value.get<double>() : 0.0;
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
+}
+
+// The instance's verdict and its cases' times: what the summary is made of.
+harness::InstanceResult result_of(const harness::Instance& instance, const Json& recorded, const std::string& where) {
+    harness::InstanceResult result{&instance, verdict_of(recorded.value("verdict", Json()), where), {}};
+    for (const auto& c : recorded.value("cases", Json::array())) {
+        harness::CaseRecord record;
+        record.seed = c.value("seed", std::uint64_t{0});
+        record.result.verdict = verdict_of(c.value("verdict", Json()), where);
+        record.wall = seconds_of(c.value("wall_s", Json()));
+        record.adapter_time = seconds_of(c.value("adapter_s", Json()));
+        result.cases.push_back(std::move(record));
+    }
+    return result;
+}
+
+// "2024-05-01T12:00:00.123Z" as utc_timestamp writes it.
+Clock::time_point time_of(const Json& text, const std::string& where) {
+    std::tm utc{};
+    int millis = 0;
+    if (!text.is_string() || std::sscanf(text.get<std::string>().c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ",
+                                         &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour, &utc.tm_min,
+                                         &utc.tm_sec, &millis) != 7)
+        throw MergeError(where + ": time " + text.dump() + " is not a kcs timestamp");
+    utc.tm_year -= 1900;
+    utc.tm_mon -= 1;
+    return Clock::from_time_t(timegm(&utc)) + std::chrono::milliseconds(millis);
+}
+
+}  // namespace
+
+ShardReport read_shard_report(const std::filesystem::path& file_or_folder) {
+    std::error_code ec;
+    const auto file =
+        std::filesystem::is_directory(file_or_folder, ec) ? file_or_folder / "report.json" : file_or_folder;
+    ShardReport shard{file, nullptr, ""};
+    const std::string text = read_whole_file<MergeError>(file);
+    try {
+        shard.statement = Json::parse(text);
+    } catch (const Json::exception& e) {
+        throw MergeError(file.string() + ": not JSON: " + e.what());
+    }
+    shard.digest = sha256_digest(text);
+    return shard;
+}
+
+Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inputs) {
+    if (shards.empty()) throw MergeError("no shard reports given");
+    for (const auto& s : shards) check_is_finished_shard(s);
+    for (const auto& s : shards) check_same_run(shards.front(), s);
+    const auto slots = by_index(shards);
+    const Json& first = slots.front()->statement;
+
+    // The plan, made again: the shards' instances must be exactly its own.
+    const std::string catalog_digest = at(first, "/predicate/spec/digest").get<std::string>();
+    const spec::Catalog* catalog = inputs.catalog(catalog_digest);
+    if (!catalog)
+        throw MergeError("this kcs carries no catalog with digest " + catalog_digest +
+                         ", which the shards were run against (--spec names its folder)");
+    RunDescription run;
+    run.catalog = catalog;
+    run.profile = catalog->find_profile(at(first, "/predicate/profile/id").get<std::string>());
+    run.depth = catalog->find_depth(at(first, "/predicate/depth/id").get<std::string>());
+    if (!run.profile || !run.depth)
+        throw MergeError("the catalog " + catalog_digest + " lacks the shards' profile or depth");
+    run.claims = claims_of(at(first, "/predicate/claims"));
+    run.operators = at(first, "/predicate/operators").get<std::vector<std::string>>();
+    run.signer = inputs.signer;
+    harness::PlanRequest request{catalog, run.profile, run.depth, run.claims, run.operators};
+    RunResults results;
+    results.plan = harness::make_plan(request);
+    const std::string recorded_digest = at(first, "/predicate/plan/digest").get<std::string>();
+    if (harness::plan_digest(results.plan) != recorded_digest)
+        throw MergeError("the shards record plan " + recorded_digest + ", but this kcs makes plan " +
+                         harness::plan_digest(results.plan) + " from the same catalog, claims and choices; " +
+                         "merge with the kcs that ran them");
+
+    std::map<std::string, std::size_t> index_of;
+    for (std::size_t i = 0; i < results.plan.size(); ++i) index_of[results.plan[i].id] = i;
+    std::vector<const ShardReport*> holder(results.plan.size(), nullptr);
+    Json instances = Json::array(), merged_from = Json::array();
+    std::vector<Json> recorded(results.plan.size());
+    results.results.resize(results.plan.size());
+    auto started = Clock::time_point::max(), ended = Clock::time_point::min();
+    std::chrono::nanoseconds cases_wall{0};
+    for (const ShardReport* s : slots) {
+        const Json& p = at(s->statement, "/predicate");
+        for (const auto& instance : at(p, "/instances")) {
+            const std::string id = instance.value("id", "");
+            const auto it = index_of.find(id);
+            if (it == index_of.end()) throw MergeError(name_of(*s) + ": instance " + id + " is not in the plan");
+            if (holder[it->second])
+                throw MergeError("instance " + id + " is in both " + name_of(*holder[it->second]) + " and " +
+                                 name_of(*s));
+            holder[it->second] = s;
+            recorded[it->second] = instance;
+            results.results[it->second] = result_of(results.plan[it->second], instance, name_of(*s) + ": " + id);
+        }
+        const auto shard_started = time_of(at(p, "/started"), name_of(*s)), shard_ended = time_of(at(p, "/ended"), name_of(*s));
+        started = std::min(started, shard_started);
+        ended = std::max(ended, shard_ended);
+        const Json& time = at(p, "/summary/time");
+        cases_wall = std::max(cases_wall, seconds_of(time.value("total_s", Json())) -
+                                              seconds_of(time.value("outside_cases_s", Json())));
+        merged_from.push_back({{"index", at(p, "/shard/index")},
+                               {"count", at(p, "/shard/count")},
+                               {"report", s->digest},
+                               {"file", s->file.string()},
+                               {"instances", at(p, "/instances").size()},
+                               {"started", at(p, "/started")},
+                               {"ended", at(p, "/ended")},
+                               {"environment", at(p, "/environment")},
+                               {"invocation", at(p, "/invocation")}});
+    }
+    std::vector<std::string> missing;
+    for (std::size_t i = 0; i < results.plan.size(); ++i)
+        if (!holder[i]) missing.push_back(results.plan[i].id);
+    if (!missing.empty()) {
+        std::string listed;
+        for (std::size_t i = 0; i < std::min<std::size_t>(missing.size(), 5); ++i) listed += "\n  " + missing[i];
+        if (missing.size() > 5) listed += "\n  ... and " + std::to_string(missing.size() - 5) + " more";
+        throw MergeError(std::to_string(missing.size()) + " instance(s) of the plan are in no shard:" + listed);
+    }
+    for (auto& instance : recorded) instances.push_back(std::move(instance));
+
+    const ReportTimes times{ended, ended - started, cases_wall};
+    Json merged = first;
+    Json& predicate = merged["predicate"];
+    predicate.erase("shard");
+    predicate["instances"] = std::move(instances);
+    predicate["signed"] = run.signer.has_value();
+    predicate["signer"] = signer_json(run.signer);
+    predicate["invocation"] = {{"command_line", inputs.command_line},
+                               {"working_directory", inputs.working_directory}};
+    predicate["started"] = utc_timestamp(started);
+    predicate["ended"] = utc_timestamp(ended);
+    predicate["merged_from"] = std::move(merged_from);
+    predicate["summary"] = summary_section(run, results, RunState::finished, times);
+    return merged;
+}
+
+}  // namespace kcs::reports
