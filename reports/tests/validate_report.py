@@ -78,8 +78,11 @@ def consistency_problems(report):
     for c in summary["classes"]:
         check_group(c["class"], c, [i for i in instances if i["class"] == c["class"]])
     check_group("profile " + summary["profile"]["id"], summary["profile"], instances)
-    if predicate["plan"]["instances"] != len(instances):
+    shard = predicate.get("shard")
+    if shard is None and predicate["plan"]["instances"] != len(instances):
         problems.append("plan.instances is not the number of instances")
+    if shard is not None and (shard["instances"] != len(instances) or predicate["plan"]["instances"] < len(instances)):
+        problems.append("shard.instances is not the number of instances, or plan.instances is fewer")
 
     for i in instances:
         for n, c in enumerate(i["cases"]):
