@@ -162,6 +162,18 @@ void require_one_catalog(const std::vector<TableEntry>& entries) {
     }
 }
 
+// One shard's report covers part of a plan: its column would read as a
+// device that ran only that part. kcs merge makes the whole report first.
+void require_whole_plans(const std::vector<TableEntry>& entries) {
+    for (const auto& entry : entries) {
+        const Json& predicate = predicate_of(entry);
+        if (const auto shard = predicate.find("shard"); shard != predicate.end())
+            throw TableError(entry.source + ": the report of one shard (" + shard->value("index", Json()).dump() +
+                             " of " + shard->value("count", Json()).dump() +
+                             ") of a plan; kcs merge joins the shards into the report a table can show");
+    }
+}
+
 }  // namespace
 
 std::string_view to_string(CellOutcome outcome) {
@@ -194,6 +206,7 @@ std::optional<TableFormat> parse_table_format(std::string_view name) {
 ComparisonTable build_table(const std::vector<TableEntry>& entries) {
     if (entries.empty()) throw TableError("a table needs at least one report");
     require_one_catalog(entries);
+    require_whole_plans(entries);
 
     ComparisonTable table;
     const Json& spec = predicate_of(entries.front()).at("spec");

@@ -189,6 +189,18 @@ TEST(Table, ReportsOfDifferentCatalogsAreRefused) {
     EXPECT_NO_THROW(build_table({entry_of(conforming(), "a.json"), entry_of(violating(), "b.json")}));
 }
 
+TEST(Table, AShardsReportIsRefusedUntilMerged) {
+    Json shard = testing::statement_of(conforming());
+    shard["predicate"]["shard"] = {{"index", 2}, {"count", 4}};
+    try {
+        build_table({entry_of(conforming(), "whole.json"), {"part.json", shard, Admission::verified, ""}});
+        FAIL() << "a shard's report was admitted";
+    } catch (const TableError& e) {
+        EXPECT_NE(std::string(e.what()).find("part.json: the report of one shard (2 of 4)"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(Table, ADocumentThatIsNotAReportIsRefusedByName) {
     TableEntry bogus{"bogus.json", Json{{"_type", kStatementType}, {"predicateType", "urn:other"}}, Admission::verified,
                      ""};

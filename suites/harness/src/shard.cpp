@@ -89,7 +89,7 @@ std::optional<ShardRequest> shard_from_environment() {
         if (task < min || step < 1 || (task - min) % step != 0)
             throw std::invalid_argument("SLURM_ARRAY_TASK_ID=" + *id + " is not min + k * step of the array (min " +
                                         std::to_string(min) + ", step " + std::to_string(step) +
-                                        "); submit the array as --array=0-" + "(N-1), or pass --shard I/N");
+                                        "); submit the array as --array=0-<N-1>, or pass --shard I/N");
         const std::string source = "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT";
         return ShardRequest{checked_shard((task - min) / step, number_in("SLURM_ARRAY_TASK_COUNT", *count), source),
                             source};
