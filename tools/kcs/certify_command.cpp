@@ -6,7 +6,6 @@
 #include <csignal>
 #include <iomanip>
 #include <iostream>
-#include <numeric>
 #include <memory>
 #include <thread>
 
@@ -243,9 +242,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         reports::RunResults results;
         results.plan = covered_instances(std::move(plan), shard, costs, run.shard);
         results.results.resize(results.plan.size());
-        std::vector<std::size_t> all(results.plan.size());
-        std::iota(all.begin(), all.end(), std::size_t{0});
-        const auto order = harness::longest_first(results.plan, all, costs);
+        const auto order = harness::longest_first(results.plan, costs);
 
         const fs::path out =
             o->out.empty() ? default_out_dir(o->run.adapter, *setup, run.started, run.shard) : fs::path(o->out);

@@ -6,7 +6,6 @@
 #include <memory>
 #include <utility>
 
-#include "catalog_location.hpp"
 #include "certify_summary.hpp"
 #include "commands.hpp"
 #include "kcs/reports/environment.hpp"

@@ -103,7 +103,7 @@ TEST_F(MergeCli, EachShardRunsItsOwnPartAndSaysItIsNoCertificate) {
     std::set<std::string> seen;
     std::size_t covered = 0;
     for (int i = 0; i < 3; ++i) {
-        ASSERT_EQ(shards_[i].exit_code == 0 || shards_[i].exit_code == 1, true) << shards_[i].err;
+        ASSERT_TRUE(shards_[i].exit_code == 0 || shards_[i].exit_code == 1) << shards_[i].err;
         EXPECT_NE(shards_[i].out.find("shard " + std::to_string(i) + " of 3 (--shard)"), std::string::npos)
             << shards_[i].out;
         const Json p = report("shard" + std::to_string(i))["predicate"];

@@ -156,9 +156,9 @@ double CostModel::expected_seconds(const Instance& instance) const {
     return it == seconds_.end() ? fallback_ : it->second;
 }
 
-std::vector<std::size_t> longest_first(const std::vector<Instance>& plan, const std::vector<std::size_t>& members,
-                                       const CostModel& costs) {
-    std::vector<std::size_t> order = members;
+std::vector<std::size_t> longest_first(const std::vector<Instance>& plan, const CostModel& costs) {
+    std::vector<std::size_t> order(plan.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return costs.expected_seconds(plan[a]) > costs.expected_seconds(plan[b]);
     });
@@ -168,12 +168,10 @@ std::vector<std::size_t> longest_first(const std::vector<Instance>& plan, const 
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<Instance>& plan, const CostModel& costs,
                                                     int count) {
     if (count < 1) throw std::invalid_argument("assign_shards: count must be at least 1");
-    std::vector<std::size_t> all(plan.size());
-    std::iota(all.begin(), all.end(), std::size_t{0});
     std::vector<std::vector<std::size_t>> shards(static_cast<std::size_t>(count));
     std::vector<double> load(shards.size(), 0.0);
     std::size_t next_free = 0;  // NOT_APPLICABLE instances cost nothing: dealt round-robin
-    for (const std::size_t i : longest_first(plan, all, costs)) {
+    for (const std::size_t i : longest_first(plan, costs)) {
         const double cost = costs.expected_seconds(plan[i]);
         const std::size_t target = cost > 0 ? static_cast<std::size_t>(std::min_element(load.begin(), load.end()) -
                                                                        load.begin())

@@ -72,9 +72,8 @@ private:
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<Instance>& plan, const CostModel& costs,
                                                     int count);
 
-// The order to run `members` (indices into plan) in: most expensive first,
-// so that with several jobs no long instance starts last.
-std::vector<std::size_t> longest_first(const std::vector<Instance>& plan, const std::vector<std::size_t>& members,
-                                       const CostModel& costs);
+// The order to run the plan in, as indices into it: most expensive first
+// (ties in plan order), so that with several jobs no long instance starts last.
+std::vector<std::size_t> longest_first(const std::vector<Instance>& plan, const CostModel& costs);
 
 }  // namespace kcs::harness
