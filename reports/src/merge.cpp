@@ -56,6 +56,7 @@ const std::pair<const char*, const char*> kSameRun[] = {
     {"plan size", "/predicate/plan/instances"},
     {"claims digest", "/predicate/claims/digest"},
     {"claims", "/predicate/claims/values"},
+    {"claims not needed", "/predicate/claims/not_needed"},
     {"adapter options", "/predicate/adapter/options"},
     {"adapter and device (info)", "/predicate/adapter/info"},
     {"seeds", "/predicate/seeds"},
@@ -113,6 +114,7 @@ harness::Claims claims_of(const Json& recorded) {
     harness::Claims claims;
     claims.values = recorded.value("values", std::map<std::string, std::string>{});
     claims.declared = recorded.value("declared", std::set<std::string>{});
+    claims.not_needed = recorded.value("not_needed", std::map<std::string, std::string>{});
     if (recorded.value("file", Json()).is_string()) claims.file = recorded["file"].get<std::string>();
     if (recorded.value("digest", Json()).is_string()) claims.digest = recorded["digest"].get<std::string>();
     return claims;

@@ -2,6 +2,7 @@
 // not trust the verdicts a Statement records, only the catalog. Every case
 // verdict of its own class must follow from its figure and bound in the
 // direction of the class's tolerance model (a PASS within, a FAIL beyond),
+// a PASS must show something judged on at least one adapter call,
 // and a FAIL must name a signature the catalog lists; every
 // tolerance the evidence cites must be the catalog's, parameters included;
 // every instance verdict must follow from its cases; the summary's counts
@@ -33,6 +34,16 @@ std::optional<double> number_of(const Json& value) {
 // must reach its bound; every other model's figure must stay within it.
 bool within(const std::string& model, double figure, double bound) {
     return model == "exact_when_representable" ? figure >= bound : figure <= bound;
+}
+
+// SPEC.md section 5: a PASS judged at least one element (or store, or run)
+// on at least one adapter call.
+bool judged_something(const Json& evidence) {
+    const Json judged = evidence.value("judged", Json::object());
+    const Json count = judged.is_object() ? judged.value("count", Json(nullptr)) : Json(nullptr);
+    const Json calls = evidence.value("adapter_calls", Json(nullptr));
+    return count.is_number_unsigned() && count.get<std::uint64_t>() >= 1 && calls.is_number_unsigned() &&
+           calls.get<std::uint64_t>() >= 1;
 }
 
 // Every object of the form {class, model, params} in the evidence: the
@@ -105,6 +116,10 @@ private:
             if (violated != cls.id) return;  // a breach of the integrity protocol: its own evidence
         }
         if (!evidence.is_object()) return fail(where + ": " + verdict + " without evidence");
+        if (verdict == "PASS" && !judged_something(evidence))
+            return fail(where + ": PASS, but its evidence shows nothing judged (judged " +
+                        evidence.value("judged", Json(nullptr)).dump() + ", adapter_calls " +
+                        evidence.value("adapter_calls", Json(nullptr)).dump() + ")");
         const auto figure = number_of(evidence.value("figure", Json(nullptr)));
         const auto bound = number_of(evidence.value("bound", Json(nullptr)));
         if (!figure || !bound) return;  // a verdict reached without one figure (the evidence details say how)

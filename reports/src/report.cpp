@@ -37,7 +37,9 @@ Json evidence_json(const harness::Evidence& e) {
             {"figure", number_json(e.figure)},
             {"bound", number_json(e.bound)},
             {"worst", e.worst ? worst_json(*e.worst) : Json(nullptr)},
-            {"details", e.details.is_object() ? e.details : Json{{"value", e.details}}}};
+            {"details", e.details.is_object() ? e.details : Json{{"value", e.details}}},
+            {"judged", {{"count", e.judged.count}, {"unit", e.judged.unit}}},
+            {"adapter_calls", e.adapter_calls}};
 }
 
 Json instance_json(const harness::Instance& instance, const std::optional<harness::InstanceResult>& result,
@@ -59,6 +61,11 @@ Json instance_json(const harness::Instance& instance, const std::optional<harnes
         }
     }
     const auto& config = instance.config;
+    // A probe whose protocol could not run says why in its case (SPEC.md section 5).
+    std::string not_applicable_reason = instance.not_applicable_reason;
+    if (not_applicable_reason.empty() && result && result->verdict == harness::Verdict::not_applicable &&
+        !result->cases.empty())
+        not_applicable_reason = result->cases.front().result.message;
     return {{"id", instance.id},
             {"class", instance.contract->id},
             {"operator", instance.op->id},
@@ -72,7 +79,7 @@ Json instance_json(const harness::Instance& instance, const std::optional<harnes
             {"parameters", instance.parameters.is_object() ? instance.parameters : Json::object()},
             {"requirement", instance.requirement},
             {"applicable", instance.applicable},
-            {"not_applicable_reason", instance.not_applicable_reason},
+            {"not_applicable_reason", not_applicable_reason},
             {"measures", instance.measures()},
             {"verdict", result ? Json(std::string(harness::to_string(result->verdict))) : Json(nullptr)},
             {"cases", cases},
@@ -156,14 +163,16 @@ Json adapter_json(const AdapterRecord& a) {
             {"library", a.library.string()},
             {"options", a.options},
             {"info", info},
-            {"info_error", optional_string(a.info_error)}};
+            {"info_error", optional_string(a.info_error)},
+            {"declined_operators", a.declined_operators}};
 }
 
 Json claims_json(const harness::Claims& c) {
     return {{"file", c.file.empty() ? Json(nullptr) : Json(c.file.string())},
             {"digest", optional_string(c.digest)},
             {"values", c.values},
-            {"declared", c.declared}};
+            {"declared", c.declared},
+            {"not_needed", c.not_needed}};
 }
 
 }  // namespace

@@ -191,10 +191,12 @@ TEST(RenderHtml, InstancesHaveDetailsWithTheirReproCommand) {
     const Json statement = render_statement();
     const std::string html = html_of(statement);
     EXPECT_EQ(occurrences(html, "<details class=\"instance "), statement["predicate"]["instances"].size());
-    for (const auto& instance : statement["predicate"]["instances"])
+    for (const auto& instance : statement["predicate"]["instances"]) {
+        if (instance["cases"].empty()) continue;  // NOT_APPLICABLE: nothing ran, nothing to replay
         EXPECT_NE(
             html.find("<code class=\"repro\">" + render::escape_html(instance["repro"].get<std::string>()) + "</code>"),
             std::string::npos);
+    }
     EXPECT_EQ(occurrences(html, "<strong>Worst element</strong>"), 1u);  // only the failing case recorded one
     EXPECT_NE(html.find("got 16 (<code>0x41800000</code>)"), std::string::npos);
 }
@@ -270,7 +272,8 @@ TEST(RenderMarkdown, NonPassingInstancesAreListedWithTheirRepro) {
     const Json statement = render_statement();
     const Expected e = expected_of(statement);
     const std::string md = render_report(statement, RenderFormat::markdown, {});
-    const std::size_t not_passing = e.instances - e.verdicts.at("PASS");
+    // NOT_APPLICABLE instances ran no case: they are counted, not listed.
+    const std::size_t not_passing = e.instances - e.verdicts.at("PASS") - e.verdicts.at("NOT_APPLICABLE");
     EXPECT_NE(md.find("## Not passing (" + std::to_string(not_passing) + ")"), std::string::npos);
     EXPECT_EQ(occurrences(md, "\n- **"), not_passing);
     EXPECT_EQ(occurrences(md, "\n  `kcs run --adapter"), not_passing);
@@ -358,8 +361,8 @@ TEST(RenderCsv, OneRowPerInstanceThatReadsBack) {
         EXPECT_EQ(row[2], instance["operator"]);
         EXPECT_EQ(row[3], instance["config"]["id"]);
         EXPECT_EQ(row[5], instance["verdict"].is_null() ? "MISSING" : instance["verdict"].get<std::string>());
-        if (instance["verdict"].is_null()) {
-            saw_missing = true;
+        if (instance["cases"].empty()) {  // missing, or NOT_APPLICABLE: no case ran
+            saw_missing = saw_missing || instance["verdict"].is_null();
             EXPECT_EQ(row[7], "");
             EXPECT_EQ(row[10], "");
             continue;
@@ -457,12 +460,13 @@ TEST(RenderJunit, CountsMatchTheVerdicts) {
     EXPECT_EQ(suites.at("failures"), count({"FAIL"}));
     EXPECT_EQ(suites.at("errors"), count({"CRASH", "TIMEOUT", "ERROR"}));
     EXPECT_EQ(suites.at("skipped"), count({"UNSUPPORTED", "NOT_APPLICABLE", "MISSING"}));
-    EXPECT_EQ(suites.at("skipped"), "4");  // one UNSUPPORTED, three missing
+    // one UNSUPPORTED, three missing, and the six NOT_APPLICABLE C-PRC-04 instances (f32 outputs)
+    EXPECT_EQ(suites.at("skipped"), "10");
     EXPECT_EQ(occurrences(xml, "<testsuite "), e.classes.size());
     EXPECT_EQ(occurrences(xml, "<testcase "), e.instances);
     EXPECT_EQ(occurrences(xml, "<failure "), e.verdicts.at("FAIL"));
     EXPECT_EQ(occurrences(xml, "<error "), 3u);
-    EXPECT_EQ(occurrences(xml, "<skipped "), 4u);
+    EXPECT_EQ(occurrences(xml, "<skipped "), 10u);
     const auto first_suite = attributes_of(xml, "testsuite");
     EXPECT_EQ(first_suite.at("name"), *e.classes.begin());
 }

@@ -39,7 +39,7 @@ RunDescription description_of(const TestPlan& t, const std::string& adapter) {
     run.claims = t.request.claims;
     run.operators = t.request.operators;
     run.plan_digest = harness::plan_digest(t.run.plan);
-    run.adapter = {adapter, "/lib/libkcs-adapter-reference-cpu.so", {"threads=2"}, std::nullopt, "no info"};
+    run.adapter = {adapter, "/lib/libkcs-adapter-reference-cpu.so", {"threads=2"}, std::nullopt, "no info", {}};
     run.kcs_version = "0.1.0";
     run.seeds = 2;
     run.call_timeout = std::chrono::seconds(30);
@@ -76,7 +76,9 @@ harness::InstanceResult result_with(const harness::Instance& instance, const std
 
 void pass_everything(RunResults& run) {
     for (std::size_t i = 0; i < run.plan.size(); ++i)
-        run.results[i] = result_with(run.plan[i], {harness::Verdict::pass, harness::Verdict::pass});
+        run.results[i] = run.plan[i].applicable
+                             ? result_with(run.plan[i], {harness::Verdict::pass, harness::Verdict::pass})
+                             : harness::InstanceResult{&run.plan[i], harness::Verdict::not_applicable, {}};
 }
 
 std::size_t index_of(const RunResults& run, const std::string& class_id, const std::string& config) {

@@ -245,6 +245,19 @@ TEST(Verify, ReJudgingRefusesVerdictsTheEvidenceDoesNotSupport) {
                 }
     });
     EXPECT_TRUE(mentions(inflated, "breaks its bound"));
+    // A PASS case whose evidence shows nothing judged (SPEC.md section 5).
+    for (const char* field : {"judged", "adapter_calls"}) {
+        const Verification empty = resign([field](Json& s) {
+            for (auto& inst : s["predicate"]["instances"])
+                for (auto& c : inst["cases"])
+                    if (c["verdict"] == "PASS") {
+                        if (std::string(field) == "judged") c["evidence"]["judged"]["count"] = 0;
+                        else c["evidence"]["adapter_calls"] = 0;
+                        return;
+                    }
+        });
+        EXPECT_TRUE(mentions(empty, "its evidence shows nothing judged")) << field;
+    }
     // A cited tolerance that is not the catalog's.
     const Verification loosened = resign([](Json& s) {
         for (auto& inst : s["predicate"]["instances"])

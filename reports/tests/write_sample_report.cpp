@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         run.depth = request.depth;
         run.claims = request.claims;
         run.operators = request.operators;
-        run.adapter = {"reference-cpu", library, {}, std::nullopt, {}};
+        run.adapter = {"reference-cpu", library, {}, std::nullopt, {}, {}};
         if (auto info = adapter.info(); info.ok())
             run.adapter.info = info.value;
         else

@@ -289,7 +289,11 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
     evidence.details["statistics"] = s.statistics == ref::DotStatistics::apply ? "applied" : "not applicable";
-    for (const auto& f : sweep) evidence.details["sweep"].push_back(k_details(f));
+    for (const auto& f : sweep) {
+        evidence.details["sweep"].push_back(k_details(f));
+        evidence.judged.count += f.outputs;
+    }
+    evidence.judged.unit = "elements";
 
     const KFigures* failing = first_failing(sweep);
     const std::string signature = failing ? signature_at(*failing) : "";

@@ -112,6 +112,7 @@ harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& co
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
     evidence.details["statistics"] = "not applicable";
     evidence.details["magnitude"] = "2 W, W = sum_t p_t* |V[t, d]|";
+    evidence.judged.unit = "elements";
     const KFigures* failing = nullptr;  // the smallest failing T: where the violation first shows
     const KFigures* worst = &sweep.front();
     for (const auto& f : sweep) {
@@ -121,6 +122,7 @@ harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& co
                                              {"max_error_over_bound", f.worst_ratio},
                                              {"worst_data_set", f.worst_set},
                                              {"max_abs_e", f.max_abs_e}});
+        evidence.judged.count += f.outputs;
         if (f.elements_failed > 0 && (!failing || f.T < failing->T)) failing = &f;
         if (f.worst_ratio > worst->worst_ratio) worst = &f;
     }

@@ -122,6 +122,7 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
     evidence.details["probes"] = f.probes;
+    evidence.judged = {f.elements, "elements"};
     evidence.details["p_eff"]["V"] = {{"p_eff", precision.value()}, {"required", model.required_bits(v_dtype)}};
     evidence.figure_name = "p_eff of V (effective input significand bits, at least the bound)";
     evidence.figure = precision.value();

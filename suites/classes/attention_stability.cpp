@@ -123,6 +123,7 @@ SetFigures measure(harness::ProbeContext& context, const tolerance::StabilityBou
 harness::CaseResult verdict_of(const harness::Instance& instance, const std::vector<SetFigures>& sets) {
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    evidence.judged.unit = "elements";
     const SetFigures* nonfinite_normal = nullptr;
     const SetFigures* nonfinite_overflow = nullptr;
     const SetFigures* worst = nullptr;
@@ -134,6 +135,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
                                             {"nonfinite_where_finite", f.nonfinite},
                                             {"elements_over_bound", f.over_bound},
                                             {"max_error_over_bound", f.worst_ratio}});
+        evidence.judged.count += f.elements;
         const SetFigures*& nonfinite = f.overflow_range ? nonfinite_overflow : nonfinite_normal;
         if (f.nonfinite > 0 && !nonfinite) nonfinite = &f;
         if (!worst || f.worst_ratio > worst->worst_ratio) worst = &f;

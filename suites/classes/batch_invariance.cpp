@@ -217,7 +217,11 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
     }
     harness::Evidence evidence = base_evidence(worst ? static_cast<double>(worst->result.differing) : 0);
     evidence.details["comparisons"] = spec::Json::array();
-    for (const auto& c : comparisons) evidence.details["comparisons"].push_back(comparison_json(c));
+    for (const auto& c : comparisons) {
+        evidence.details["comparisons"].push_back(comparison_json(c));
+        evidence.judged.count += c.result.compared;
+    }
+    evidence.judged.unit = "elements compared";
     const std::string summary = std::to_string(mismatches) + " of " + std::to_string(comparisons.size()) +
                                 " batch runs change the test row's output";
     if (!worst) return passed(instance_, summary, std::move(evidence));

@@ -211,12 +211,14 @@ spec::Json set_details(const SetFigures& f) {
 harness::CaseResult verdict_of(const harness::Instance& instance, const std::vector<SetFigures>& sets) {
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    evidence.judged.unit = "elements";
     const SetFigures* nonfinite_normal = nullptr;  // data set (1)
     const SetFigures* nonfinite_overflow = nullptr;
     const SetFigures* drift = nullptr;
     const SetFigures* worst = nullptr;
     for (const auto& f : sets) {
         evidence.details["sets"].push_back(set_details(f));
+        evidence.judged.count += f.result.elements;
         if (f.rows == 0) continue;
         const SetFigures*& nonfinite = f.overflow_range ? nonfinite_overflow : nonfinite_normal;
         if (f.result.nonfinite_where_finite > 0 && !nonfinite) nonfinite = &f;  // the first, in protocol order

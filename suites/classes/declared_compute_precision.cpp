@@ -398,8 +398,10 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
 
     const ProbeFigures* coerced = nullptr;
     const ProbeFigures* inexact = nullptr;
+    evidence.judged.unit = "elements";
     for (const auto& f : probes) {
         evidence.details["probes"].push_back(probe_details(f));
+        evidence.judged.count += f.elements;
         if (f.range_coerced > 0 && !coerced) coerced = &f;
         if (f.inexact > 0 && (!inexact || f.first_inexact_bits < inexact->first_inexact_bits)) inexact = &f;
     }

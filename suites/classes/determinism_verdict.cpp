@@ -45,6 +45,7 @@ harness::Evidence run_evidence(const OutputHashTally& tally, const DistinctOutpu
     evidence.figure_name = "distinct output hashes";
     evidence.figure = static_cast<double>(tally.distinct());
     evidence.bound = params.max_distinct;
+    evidence.judged = {static_cast<std::uint64_t>(tally.runs()), "runs"};
     evidence.details["shape"] = record.problem;
     evidence.details["runs_per_condition"] = {{kSameBuffers, record.runs_per_condition},
                                               {kFreshBuffers, record.runs_per_condition}};

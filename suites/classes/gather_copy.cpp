@@ -83,6 +83,7 @@ harness::CaseResult judge_copy(harness::ProbeContext& context, const GatherProbl
     evidence.details["bound"] = cite(*instance.contract);
     evidence.details["elements"] = want.size();
     evidence.details["table_rows"] = p.shape.rows;
+    evidence.judged = {want.size(), "elements"};
     const std::string summary = std::to_string(want.size()) + " gathered elements";
     if (!first) return passed(summary + ", every one the table's bits", std::move(evidence));
 

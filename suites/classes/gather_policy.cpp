@@ -162,6 +162,7 @@ public:
         evidence.bound = 0;
         evidence.details["oob_policy"] = policy_;
         evidence.details["calls"] = calls_;
+        evidence.judged = {static_cast<std::uint64_t>(calls_), "gather calls"};
         for (const auto& d : departures_) evidence.details["departures"].push_back({{"signature", d.signature}, {"what", d.what}});
         const std::string summary = std::to_string(calls_) + " gather calls under oob_policy " + policy_;
         if (departures_.empty()) return passed(instance_, summary + ": every status and row as the policy demands",

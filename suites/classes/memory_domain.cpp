@@ -83,6 +83,7 @@ harness::CaseResult memory_domain_probe(harness::ProbeContext& context) {
     evidence.bound = 0;
     evidence.details["seeds"] = {previous_seed(context.seed()), context.seed()};
     evidence.details["shapes"] = spec::Json::array();
+    evidence.judged.unit = "elements compared across seeds";
     for (const auto& dims : tail_shapes(instance)) {
         const ProblemShape shape = op.shape(dims);
         SeedPair pair{op.generate(shape, values, previous_seed(context.seed())),
@@ -95,6 +96,7 @@ harness::CaseResult memory_domain_probe(harness::ProbeContext& context) {
         pair.stale = tolerance::stale_test(op.rounded_oracle(pair.previous, context.claims()), current_oracle,
                                            pair.previous_output, pair.current_output);
         evidence.details["shapes"].push_back(shape_json(op, pair));
+        evidence.judged.count += pair.stale.elements;
         if (!pair.stale.stale()) continue;
 
         evidence.figure = 1;

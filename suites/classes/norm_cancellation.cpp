@@ -191,11 +191,13 @@ spec::Json set_details(const SetFigures& f) {
 harness::CaseResult verdict_of(const harness::Instance& instance, const std::vector<SetFigures>& sets) {
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    evidence.judged.unit = "elements";
     const SetFigures* nonfinite_large = nullptr;  // (5), (6)
     const SetFigures* nonfinite_other = nullptr;  // (1), (7)
     const SetFigures* worst = nullptr;
     for (const auto& f : sets) {
         evidence.details["sets"].push_back(set_details(f));
+        evidence.judged.count += f.result.elements;
         const SetFigures*& nonfinite = f.large_mean ? nonfinite_large : nonfinite_other;
         if (f.result.nonfinite_where_finite > 0 && !nonfinite) nonfinite = &f;  // the first, in protocol order
         if (!worst || f.result.worst_ratio > worst->result.worst_ratio) worst = &f;

@@ -248,6 +248,7 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
                         {"signed_zero_folded", tally.count(Outcome::folded)},
                         {"unmatched", tally.count(Outcome::unmatched)}};
     evidence.figure_name = "elements matching no allowed evaluation";
+    evidence.judged = {tally.elements, "elements"};
     const std::size_t fused_off = contract_on ? 0 : tally.count(Outcome::fused);
     const std::size_t wrong = fused_off + tally.count(Outcome::reassociated) + tally.count(Outcome::folded) +
                               tally.count(Outcome::unmatched);

@@ -69,6 +69,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
                                         const std::vector<KFigures>& sweep) {
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    evidence.judged.unit = "elements";
     const ProblemFigures* widest = nullptr;    // largest D / B
     const ProblemFigures* furthest = nullptr;  // largest single error / B
     const KFigures* widest_k = nullptr;
@@ -78,6 +79,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
         spec::Json per_k = {{"K", k.K}};
         for (const auto& p : k.problems) {
             per_k["problems"].push_back(problem_details(p));
+            evidence.judged.count += p.result.elements;
             diameter_failed = diameter_failed || !p.result.diameters_pass();
             error_failed = error_failed || !p.result.errors_pass();
             if (!widest || p.result.worst_diameter_ratio > widest->result.worst_diameter_ratio) {

@@ -130,6 +130,7 @@ public:
         evidence.figure_name = "elements equal to no allowed evaluation (fp_contract: " + claim + ")";
         evidence.figure = static_cast<double>(violations_);
         evidence.bound = 0;
+        evidence.judged = {elements_, "elements"};
         evidence.details = {{"bound", cite(*instance_.contract)},
                             {"claim", claim},
                             {"elements", elements_},

@@ -76,6 +76,7 @@ harness::CaseResult judge_exp_probabilities(harness::ProbeContext& context, cons
     e.figure_name = "max ulp error against cr";
     e.figure = tally.worst().error;
     e.bound = bound;
+    e.judged = {x_values.size(), "elements"};
     const auto& w = tally.worst();
     const std::size_t row = w.index / kRowLength;
     const std::uint32_t got = bits_at(probabilities, w.index);

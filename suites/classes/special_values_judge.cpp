@@ -43,6 +43,7 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
     evidence.figure_name = "elements of the wrong IEEE class";
     evidence.figure = static_cast<double>(misses);
     evidence.bound = 0;
+    evidence.judged = {elements, "elements"};
     evidence.details = {{"bound", cite(*instance.contract)},
                         {"elements", elements},
                         {"masked_row", context.claims().at("masked_row")},

@@ -162,6 +162,7 @@ harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec:
     e.figure_name = "stores differing from RN_out";
     e.figure = static_cast<double>(mismatches_);
     e.bound = 0;
+    e.judged = {checked_, "stores"};
     details["bound"] = cite(*instance.contract);
     details["checked"] = checked_;
     details["mismatches_by_kind"] = by_kind_;

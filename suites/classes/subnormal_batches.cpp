@@ -67,6 +67,7 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
     evidence.figure_name = "distinguishing elements not as claimed (subnormals: " + claim + ")";
     evidence.figure = static_cast<double>(off_claim);
     evidence.bound = 0;
+    evidence.judged = {distinguishing_total, "distinguishing elements"};
     evidence.details = {{"bound", cite(*instance.contract)},
                         {"claim", claim},
                         {"distinguishing", distinguishing_total},

@@ -327,6 +327,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     e.figure_name = "max ulp error against cr";
     e.figure = w.error;
     e.bound = bound;
+    e.judged = {total.judged, "inputs"};
     const std::string x_hex = hex(f.in, total.worst_x);
     e.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
                                     {std::string("x[").append(std::to_string(w.index)).append("]=").append(x_hex)},

@@ -312,8 +312,7 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 class AccuracyOnReferenceCpu : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AccuracyOnReferenceCpu, Passes) {
-    const auto run = testing::run_instance(GetParam(), "reference-cpu");
-    EXPECT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+    testing::expect_conforming(testing::run_instance(GetParam(), "reference-cpu"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Accuracy, AccuracyOnReferenceCpu, ::testing::ValuesIn(reference_instances()), test_name);

@@ -33,8 +33,7 @@ std::string instance_id(const std::string& class_id, const std::string& op, cons
 }
 
 void expect_pass(const std::string& instance, const std::string& profile = "strict") {
-    const auto run = run_instance(instance, "reference-cpu", "", "smoke", profile);
-    EXPECT_EQ(run.verdict, Verdict::pass) << instance << ": " << describe(run.result);
+    testing::expect_conforming(run_instance(instance, "reference-cpu", "", "smoke", profile));
 }
 
 // ---- C-PRC-01 ---------------------------------------------------------------

@@ -84,6 +84,21 @@ std::string describe(const harness::InstanceResult& result) {
     return out;
 }
 
+void expect_conforming(const ProbeRun& run) {
+    using harness::Verdict;
+    const harness::Instance& instance = *run.result.instance;
+    if (!instance.applicable) {
+        EXPECT_EQ(run.verdict, Verdict::not_applicable) << instance.id << ": " << describe(run.result);
+        EXPECT_FALSE(instance.not_applicable_reason.empty()) << instance.id;
+        return;
+    }
+    ASSERT_EQ(run.verdict, Verdict::pass) << instance.id << ": " << describe(run.result);
+    for (const auto& c : run.result.cases) {
+        EXPECT_GE(c.result.evidence.adapter_calls, 1u) << instance.id;
+        EXPECT_GE(c.result.evidence.judged.count, 1u) << instance.id;
+    }
+}
+
 void expect_fail(const std::string& instance, const std::string& violation, const std::string& class_id,
                  const std::string& signature) {
     using harness::Verdict;

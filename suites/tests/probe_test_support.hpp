@@ -22,6 +22,12 @@ ProbeRun run_instance(const std::string& instance_id, const std::string& adapter
                       const std::string& violation = "", const std::string& depth = "smoke",
                       const std::string& profile = "strict", const std::map<std::string, std::string>& claims = {});
 
+// What a conforming implementation gets: PASS, each case with an adapter
+// call and a judged element, where the plan applies the instance; where it
+// does not (nothing to judge in that configuration), NOT_APPLICABLE with
+// the plan's reason (GoogleTest assertions).
+void expect_conforming(const ProbeRun& run);
+
 // "FAIL C-PRC-01 narrow-accumulator: message" for assertion messages.
 std::string describe(const harness::InstanceResult& result);
 

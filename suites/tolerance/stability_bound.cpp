@@ -89,6 +89,7 @@ StabilityBoundResult StabilityBound::check(std::span<const double> got, std::spa
     bool first = true;
     for (std::size_t i = 0; i < got.size(); ++i) {
         if (!std::isfinite(exact[i])) continue;  // the model promises nothing there
+        ++r.elements;
         const bool finite = std::isfinite(got[i]);
         if (!finite && r.nonfinite_where_finite++ == 0) r.first_nonfinite = i;
         const double bound = element_bound(L, u_acc, u_out, magnitude[i], exact[i]);

@@ -18,6 +18,8 @@
 namespace kcs::suites::tolerance {
 
 struct StabilityBoundResult {
+    std::size_t elements = 0;  // judged: those whose y* is finite
+
     // (a)
     std::size_t nonfinite_where_finite = 0;
     std::size_t first_nonfinite = 0;  // element index, meaningful when the count is > 0

@@ -18,6 +18,7 @@
 #include "kcs/reports/keys.hpp"
 #include "kcs/reports/report_file.hpp"
 #include "probes.hpp"
+#include "support.hpp"
 #include "run_recorder.hpp"
 #include "run_setup.hpp"
 #include "signed_output.hpp"
@@ -220,11 +221,14 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         run.depth = setup->request.depth;
         run.claims = setup->request.claims;
         run.operators = setup->request.operators;
-        run.adapter = {o->run.adapter, fs::absolute(library).lexically_normal(), o->adapter.options, std::nullopt, {}};
+        run.adapter = {o->run.adapter, fs::absolute(library).lexically_normal(), o->adapter.options, std::nullopt, {}, {}};
         if (auto info = adapters[0]->info(); info.ok())
             run.adapter.info = info.value;
         else
             run.adapter.info_error = info.result.describe();
+        // A claim about operators the adapter declines as a whole is not needed (SPEC.md section 8).
+        run.adapter.declined_operators = suites::declined_operators(setup->catalog, *adapters[0]);
+        harness::scope_claims(run.claims, setup->catalog, run.adapter.declined_operators);
         run.subjects = reports::make_subjects(library, run.claims, setup->catalog, reports::current_executable());
         run.kcs_version = KCS_VERSION;
         run.command_line = reports::current_command_line();

@@ -39,7 +39,15 @@ void print_run_header(const reports::Json& p) {
         std::cout << "   operators";
         for (const auto& op : p["operators"]) std::cout << " " << text(op);
     }
-    std::cout << "\n\n";
+    std::cout << "\n";
+    if (const auto& declined = p["adapter"]["declined_operators"]; !declined.empty()) {
+        std::cout << "declined ";
+        for (const auto& op : declined) std::cout << " " << text(op);
+        std::cout << "   (every configuration UNSUPPORTED by supports())\n";
+    }
+    for (const auto& [id, why] : p["claims"]["not_needed"].items())
+        std::cout << "claim     " << id << " not needed: " << text(why) << "\n";
+    std::cout << "\n";
 }
 
 // One row per class and one for the profile: verdict, counts, coverage and

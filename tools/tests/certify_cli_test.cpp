@@ -156,6 +156,61 @@ TEST_F(CertifyCli, ParallelJobsGiveTheSameVerdicts) {
     EXPECT_EQ(a["summary"]["profile"], b["summary"]["profile"]);
 }
 
+// An adapter that offers matmul alone, with no claims file: matmul is
+// judged, everything else is UNSUPPORTED, no PASS lacks a judgement, and
+// the claims about operators it declines (oob_policy for gather, masked_row
+// for softmax and attention) are not needed, so the profile is CONFORMANT.
+TEST_F(CertifyCli, AnAdapterOfferingOnlyMatmulIsConformantWithTheRestUnsupported) {
+    const fs::path out = dir_ / "report";
+    const Outcome r = kcs("certify --adapter " + std::string(KCS_MATMUL_ONLY_ADAPTER) + " --depth smoke --out " +
+                          out.string());
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    const Outcome valid = validate(out / "report.json");
+    EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+    const Json p = read_json(out / "report.json")["predicate"];
+    const Json& profile = p["summary"]["profile"];
+    EXPECT_EQ(profile["verdict"], "CONFORMANT") << profile.dump(2);
+    for (const auto& reason : profile["reasons"])
+        EXPECT_EQ(reason.get<std::string>().find("partial support"), std::string::npos) << reason;
+    std::size_t matmul_passed = 0;
+    for (const auto& i : p["instances"]) {
+        if (!i["applicable"].get<bool>()) continue;
+        if (i["operator"] != "matmul") {
+            EXPECT_EQ(i["verdict"], "UNSUPPORTED") << i["id"];
+            continue;
+        }
+        EXPECT_EQ(i["verdict"], "PASS") << i["id"];
+        matmul_passed += i["verdict"] == "PASS";
+        for (const auto& c : i["cases"]) {
+            EXPECT_GE(c["evidence"]["adapter_calls"].get<int>(), 1) << i["id"];
+            EXPECT_GE(c["evidence"]["judged"]["count"].get<int>(), 1) << i["id"];
+        }
+    }
+    EXPECT_GT(matmul_passed, 0u);
+    EXPECT_EQ(p["adapter"]["declined_operators"].size(), 10u)
+        << p["adapter"]["declined_operators"];
+    EXPECT_TRUE(p["claims"]["not_needed"].contains("oob_policy")) << p["claims"].dump(2);
+    EXPECT_TRUE(p["claims"]["not_needed"].contains("masked_row")) << p["claims"].dump(2);
+    EXPECT_TRUE(profile["rejected_claims"].empty()) << profile.dump(2);
+    EXPECT_NE(r.out.find("claim     oob_policy not needed: the adapter declines every configuration of gather"),
+              std::string::npos)
+        << r.out;
+}
+
+// The same adapter offering gather would need its oob_policy: reference-cpu
+// with every claim at its default is NON-CONFORMANT for oob_policy undefined.
+TEST_F(CertifyCli, AnAdapterOfferingGatherNeedsItsOobPolicy) {
+    const fs::path claims = dir_ / "claims.yaml";
+    std::ofstream(claims) << "masked_row: nan\n";
+    const Outcome r = kcs("certify --adapter reference-cpu --depth smoke --op matmul --claims " + claims.string() +
+                          " --out " + (dir_ / "report").string());
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    const Json p = read_json(dir_ / "report" / "report.json")["predicate"];
+    EXPECT_TRUE(p["claims"]["not_needed"].empty()) << p["claims"].dump(2);
+    ASSERT_EQ(p["summary"]["profile"]["rejected_claims"].size(), 1u) << p["summary"]["profile"].dump(2);
+    EXPECT_EQ(p["summary"]["profile"]["rejected_claims"][0]["id"], "oob_policy");
+}
+
 TEST_F(CertifyCli, AnUnknownProfileExitsTwoAndWritesNothing) {
     const Outcome r = kcs("certify --adapter reference-cpu --profile cor --out " + (dir_ / "report").string());
     EXPECT_EQ(r.exit_code, 2);
@@ -224,7 +279,7 @@ TEST_F(CertifyCli, AnInterruptedRunLeavesAnIncompleteReport) {
     EXPECT_EQ(p["state"], "interrupted");
     EXPECT_EQ(p["summary"]["profile"]["verdict"] == "CONFORMANT", false);
     std::size_t missing = 0;
-    for (const auto& i : p["instances"]) missing += i["verdict"].is_null();
+    for (const auto& i : p["instances"]) missing += i["applicable"].get<bool>() && i["verdict"].is_null();
     EXPECT_GT(missing, 0u);
     EXPECT_EQ(p["summary"]["profile"]["counts"]["missing"], missing);
 }

@@ -39,7 +39,12 @@ TEST(PlanCli, ListsTheMatmulInstancesOfReferenceCpu) {
     EXPECT_NE(r.out.find("claims   " + kSource + "/vendors/reference-cpu/claims.yaml (the adapter's own)  sha256:"),
               std::string::npos)
         << r.out;
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\d+ instances, \d+ applicable, 0 not applicable\n)"
+    // C-PRC-04 judges narrowing stores: matmul's three f32-output configurations have none.
+    EXPECT_NE(line_of(r.out, "v1/C-PRC-04/matmul/f16xf16-f32/default")
+                  .find("N/A (output dtype f32 is the computation's: no narrowing store to judge)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\d+ instances, \d+ applicable, 3 not applicable\n)"
                                                     R"(plan digest sha256:[0-9a-f]{64}\n$)")))
         << r.out;
     EXPECT_EQ(r.out.find("/softmax/"), std::string::npos) << "--op matmul lists matmul only";

@@ -89,7 +89,9 @@ std::string canonical_json(const Catalog& cat) {
     doc["title"] = cat.title;
     doc["generator"] = {{"name", cat.generator.name}, {"description", cat.generator.description}};
     doc["claims"] = sorted_by_id(cat.claims, [](const Claim& c) {
-        return Json{{"id", c.id}, {"values", c.values}, {"default", c.default_value}, {"description", c.description}};
+        Json claim{{"id", c.id}, {"values", c.values}, {"default", c.default_value}, {"description", c.description}};
+        if (!c.operators.empty()) claim["operators"] = c.operators;
+        return claim;
     });
     doc["depths"] = sorted_by_id(cat.depths, [](const Depth& d) {
         return Json{{"id", d.id}, {"seeds", d.seeds}, {"certifiable", d.certifiable}, {"description", d.description}};

@@ -48,6 +48,12 @@ void parse_catalog_entries(LoadContext& ctx, Fields& top) {
         c.values = f.text_list("values");
         c.default_value = f.text("default");
         c.description = f.text("description");
+        c.operators = f.text_list("operators", false);
+        const YAML::Node operators = f.get("operators", false);
+        for (std::size_t i = 0; i < c.operators.size(); ++i)
+            ctx.later([&doc, at = operators[i], op = c.operators[i]](Catalog& k) {
+                check_reference(doc, at, "operator", op, ids_of(k.operators));
+            });
         check_unique(doc, node, "claim", c.id, seen);
         if (!c.default_value.empty())
             check_reference(doc, f.get("default"), "claim " + c.id + " default", c.default_value, c.values);

@@ -143,12 +143,25 @@ ClaimsResult load_claims(const std::filesystem::path& file, const spec::Catalog&
 std::vector<RejectedClaim> claims_not_accepted(const spec::Profile& profile, const Claims& claims) {
     std::vector<RejectedClaim> out;
     for (const auto& [id, value] : claims.values) {
+        if (claims.not_needed.contains(id)) continue;
         const auto accepted = profile.claims.find(id);
         if (accepted == profile.claims.end()) continue;  // the profile does not restrict this claim
         const auto& values = accepted->second;
         if (std::find(values.begin(), values.end(), value) == values.end()) out.push_back({id, value, values});
     }
     return out;
+}
+
+void scope_claims(Claims& claims, const spec::Catalog& catalog, const std::vector<std::string>& declined_operators) {
+    const auto declined = [&](const std::string& op) {
+        return std::find(declined_operators.begin(), declined_operators.end(), op) != declined_operators.end();
+    };
+    for (const auto& claim : catalog.claims) {
+        if (claim.operators.empty() || !std::all_of(claim.operators.begin(), claim.operators.end(), declined)) continue;
+        std::string ops;
+        for (const auto& op : claim.operators) ops += (ops.empty() ? "" : ", ") + op;
+        claims.not_needed[claim.id] = "the adapter declines every configuration of " + ops;
+    }
 }
 
 }  // namespace kcs::harness

@@ -4,7 +4,6 @@
 #include "kcs/harness/plan.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <optional>
 #include <string_view>
@@ -16,22 +15,34 @@ namespace kcs::harness {
 
 namespace {
 
-// Classes whose precondition asks for a declared accumulator dtype
-// (spec/v1/classes/C-PRC-01.yaml, C-ORD-01.yaml): a configuration without
-// one has no accumulator to preserve or to bound the order's effect by.
-constexpr std::array<std::string_view, 2> kNeedAccumulator{"C-PRC-01", "C-ORD-01"};
-
-bool needs_accumulator(const std::string& class_id) {
-    return std::find(kNeedAccumulator.begin(), kNeedAccumulator.end(), class_id) != kNeedAccumulator.end();
+// Where a class's scope or precondition excludes a configuration that the
+// catalog's data can tell apart, as a reason (empty: it applies). Probes
+// whose protocol cannot run there would judge nothing, and a PASS must
+// judge something (spec/SPEC.md section 5).
+std::string config_excluded(const spec::ContractClass& contract, const spec::Operator& op,
+                            const spec::DtypeConfig& config) {
+    // C-PRC-01, C-ORD-01: no declared accumulator, nothing to preserve or to
+    // bound the order's effect by.
+    if ((contract.id == "C-PRC-01" || contract.id == "C-ORD-01") && !config.accumulate)
+        return "config declares no accumulator";
+    // C-PRC-04 judges conversions: the casts, and the final store of an
+    // operator whose output is narrower than the f32 it computes in.
+    const bool narrow_output = config.output == "f16" || config.output == "bf16";
+    if (contract.id == "C-PRC-04" && op.id != "cast" && !narrow_output)
+        return "output dtype " + config.output + " is the computation's: no narrowing store to judge";
+    // C-CMP-03 on the norms reads the f32 intermediate of the affine step,
+    // which an f16 or bf16 output hides (the class's scope).
+    if (contract.id == "C-CMP-03" && (op.id == "layernorm" || op.id == "rmsnorm") && config.output != "f32")
+        return "output dtype " + config.output + " hides the f32 intermediate the contraction probes read";
+    return {};
 }
 
 // Why an instance is NOT_APPLICABLE (SPEC.md section 8), or empty when it applies.
 std::string not_applicable_reason(const spec::ContractClass& contract, const std::string& requirement,
-                                  const spec::DtypeConfig& config, const Claims& claims) {
+                                  const spec::Operator& op, const spec::DtypeConfig& config, const Claims& claims) {
     if (requirement == "if_claimed" && contract.scope_claim && !claims.is_true(*contract.scope_claim))
         return "claim " + *contract.scope_claim + " is not declared true";
-    if (needs_accumulator(contract.id) && !config.accumulate) return "config declares no accumulator";
-    return {};
+    return config_excluded(contract, op, config);
 }
 
 // The operator's values for the class's parameters, at one depth.
@@ -134,7 +145,7 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
                     i.parameters = parameters;
                     i.depth = request.depth->id;
                     i.requirement = requirement;
-                    i.not_applicable_reason = not_applicable_reason(*contract, requirement, config, request.claims);
+                    i.not_applicable_reason = not_applicable_reason(*contract, requirement, *op, config, request.claims);
                     i.applicable = i.not_applicable_reason.empty();
                     plan.push_back(std::move(i));
                 }

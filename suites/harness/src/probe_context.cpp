@@ -57,6 +57,7 @@ GuardedRun ProbeContext::run_for_status(const Invocation& invocation) {
     if (run.step != GuardedStep::run || run.call.worker_lost() ||
         run.call.outcome == host::CallOutcome::invalid_status || run.call.outcome == host::CallOutcome::stale_buffer)
         throw CaseStop{call_failure(run.call)};
+    ++adapter_calls_;
     return run;
 }
 

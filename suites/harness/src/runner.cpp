@@ -19,7 +19,8 @@ CaseResult run_probe(Probe probe, const Instance& instance, const spec::Catalog&
         result = verdict_only(Verdict::error, std::string("probe failed: ") + e.what());
     }
     if (adapter_time) *adapter_time = context.adapter_time();
-    return result;
+    result.evidence.adapter_calls = context.adapter_calls();
+    return require_judgement(std::move(result));
 }
 
 }  // namespace

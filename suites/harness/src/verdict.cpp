@@ -1,4 +1,5 @@
 #include <array>
+#include <string>
 
 #include "kcs/harness/verdict.hpp"
 
@@ -33,6 +34,17 @@ CaseResult verdict_only(Verdict verdict, std::string message) {
     r.verdict = verdict;
     r.message = std::move(message);
     return r;
+}
+
+CaseResult require_judgement(CaseResult result) {
+    if (result.verdict != Verdict::pass) return result;
+    const Evidence& e = result.evidence;
+    if (e.adapter_calls > 0 && e.judged.count > 0) return result;
+    return verdict_only(Verdict::error, "no judgement reached: the probe returned PASS after " +
+                                            std::to_string(e.adapter_calls) + " adapter calls and " +
+                                            std::to_string(e.judged.count) + " " +
+                                            (e.judged.unit.empty() ? "elements" : e.judged.unit) +
+                                            " judged (a PASS must judge something)");
 }
 
 Verdict worst_of(Verdict a, Verdict b) { return severity(a) >= severity(b) ? a : b; }

@@ -38,6 +38,8 @@ struct AdapterRecord {
     std::vector<std::string> options;  // key=value, in the order given
     std::optional<host::AdapterInfo> info;
     std::string info_error;  // why info() failed, when it did
+    // The catalog operators whose every configuration supports() declined.
+    std::vector<std::string> declined_operators;
 };
 
 // The key a run's report is signed with, as the report names it.

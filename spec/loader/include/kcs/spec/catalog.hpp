@@ -28,6 +28,9 @@ struct Claim {
     std::vector<std::string> values;
     std::string default_value;
     std::string description;
+    // The operators whose behaviour the claim states; empty: every operator.
+    // An adapter that declines all of them need not make the claim.
+    std::vector<std::string> operators;
 };
 
 struct Depth {

@@ -17,6 +17,10 @@ struct Claims {
     std::string digest;                         // "sha256:HEX" of the file's bytes; empty without a file
     std::filesystem::path file;                 // empty when every claim is the default
     std::set<std::string> declared;             // the ids the file states; the others are defaults
+    // Claims the run does not need, with why: they state the behaviour of
+    // operators the adapter declines as a whole (scope_claims). No profile
+    // judges their values.
+    std::map<std::string, std::string> not_needed;
 
     const std::string& at(const std::string& id) const { return values.at(id); }
     bool is_true(const std::string& id) const;  // false for an id the catalog lacks
@@ -44,7 +48,13 @@ struct RejectedClaim {
     std::string value;
     std::vector<std::string> accepted;  // the profile's values for this claim
 };
-// Ordered by claim id; empty when the profile accepts every value.
+// Ordered by claim id; empty when the profile accepts every value. A claim
+// the run does not need (Claims::not_needed) is never rejected.
 std::vector<RejectedClaim> claims_not_accepted(const spec::Profile& profile, const Claims& claims);
+
+// Marks as not needed every claim whose catalog entry names operators
+// (spec::Claim::operators) all of which the adapter declines as a whole
+// (`declined_operators`, found by asking its supports()): SPEC.md section 8.
+void scope_claims(Claims& claims, const spec::Catalog& catalog, const std::vector<std::string>& declined_operators);
 
 }  // namespace kcs::harness

@@ -51,6 +51,8 @@ public:
 
     // Time spent inside adapter calls by this context's runs so far.
     std::chrono::nanoseconds adapter_time() const { return adapter_time_; }
+    // The runs whose run() call the adapter answered (with any status), so far.
+    std::uint64_t adapter_calls() const { return adapter_calls_; }
 
     // Progress of a long probe (an exhaustive sweep): `done` of `total`
     // elements of `what`, e.g. "C-CMP-01 unary.exp f32: 37% (1.6e9 of
@@ -66,6 +68,7 @@ private:
     std::uint64_t seed_;
     GuardedDevice& device_;
     std::chrono::nanoseconds adapter_time_{0};
+    std::uint64_t adapter_calls_ = 0;
     std::chrono::steady_clock::time_point progress_start_{}, progress_shown_{};
 };
 

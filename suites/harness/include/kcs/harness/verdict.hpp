@@ -28,12 +28,21 @@ struct WorstElement {
     double bound = 0;                        // what the tolerance allowed there
 };
 
+// What a case's model judged: how many of what ("elements", "stores",
+// "runs", ...). SPEC section 5: a PASS means something was judged.
+struct Judged {
+    std::uint64_t count = 0;
+    std::string unit;
+};
+
 struct Evidence {
     std::string figure_name;        // e.g. "max |err| / bound", "distinct output hashes"
     double figure = 0;              // the measured figure
     double bound = 0;               // its limit from the catalog's tolerance model
     std::optional<WorstElement> worst;
     spec::Json details = spec::Json::object();  // per-parameter figures (error against K, ...)
+    Judged judged;                  // set by the probe
+    std::uint64_t adapter_calls = 0;  // runs the adapter answered, set by the harness
 };
 
 // The outcome of one case (one instance, one seed).
@@ -51,6 +60,12 @@ struct CaseResult {
 
 // A result that carries only a verdict and why (no measurement was made).
 CaseResult verdict_only(Verdict verdict, std::string message);
+
+// What becomes of a PASS that judged nothing (no adapter call answered, or
+// no element judged): ERROR, saying so; every other result unchanged. A
+// probe whose protocol cannot run on a configuration returns
+// NOT_APPLICABLE with the reason instead (SPEC section 5).
+CaseResult require_judgement(CaseResult result);
 
 // Severity order for combining cases into an instance verdict:
 // FAIL > CRASH > TIMEOUT > ERROR > UNSUPPORTED > NOT_APPLICABLE > PASS.
