@@ -95,9 +95,9 @@ void fill_canary(std::span<std::byte> zone, std::uint64_t seed, std::uint32_t zo
     }
 }
 
-void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype) {
+void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype, PoisonPattern pattern) {
     const std::size_t size = dtype_size(dtype);
-    const std::uint64_t poison = poison_bits(dtype);
+    const std::uint64_t poison = poison_bits(dtype, pattern);
     std::array<std::byte, 8> element{};
     for (std::size_t i = 0; i < size; ++i) element[i] = static_cast<std::byte>(poison >> (8 * i));
     std::size_t i = 0;
@@ -157,20 +157,43 @@ std::pair<std::size_t, std::size_t> count_equal(std::span<const std::byte> bytes
     }
 }
 
+// How many elements hold `pattern`, and the first of them.
+std::pair<std::size_t, std::size_t> count_pattern(std::span<const std::byte> tensor, kcs_dtype dtype,
+                                                  std::uint64_t pattern) {
+    static_assert(std::endian::native == std::endian::little, "elements are compared as native integers");
+    switch (dtype_size(dtype)) {
+        case 1: return count_equal<std::uint8_t>(tensor, pattern);
+        case 2: return count_equal<std::uint16_t>(tensor, pattern);
+        case 4: return count_equal<std::uint32_t>(tensor, pattern);
+        default: return count_equal<std::uint64_t>(tensor, pattern);
+    }
+}
+
+std::uint64_t element_bits(std::span<const std::byte> tensor, std::size_t i, std::size_t size) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, tensor.data() + i * size, size);
+    return bits;
+}
+
+// A NaN of a float dtype: all exponent bits set, a nonzero significand.
+bool is_nan_bits(std::uint64_t bits, kcs_dtype dtype) {
+    switch (dtype) {
+        case KCS_DTYPE_F32: return (bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0;
+        case KCS_DTYPE_F16: return (bits & 0x7C00u) == 0x7C00u && (bits & 0x03FFu) != 0;
+        case KCS_DTYPE_BF16: return (bits & 0x7F80u) == 0x7F80u && (bits & 0x007Fu) != 0;
+        case KCS_DTYPE_F64:
+            return (bits & 0x7FF0000000000000u) == 0x7FF0000000000000u && (bits & 0x000FFFFFFFFFFFFFu) != 0;
+        default: return false;
+    }
+}
+
 }  // namespace
 
 std::vector<Breach> check_poison(const TensorImages& tensor) {
-    static_assert(std::endian::native == std::endian::little, "elements are compared as native integers");
     const auto read_back = tensor_part(tensor, tensor.read_back);
     const std::size_t size = dtype_size(tensor.dtype);
     const std::uint64_t poison = poison_bits(tensor.dtype);
-    std::pair<std::size_t, std::size_t> left;
-    switch (size) {
-        case 1: left = count_equal<std::uint8_t>(read_back, poison); break;
-        case 2: left = count_equal<std::uint16_t>(read_back, poison); break;
-        case 4: left = count_equal<std::uint32_t>(read_back, poison); break;
-        default: left = count_equal<std::uint64_t>(read_back, poison); break;
-    }
+    const auto left = count_pattern(read_back, tensor.dtype, poison);
     if (left.first == 0) return {};
     return {Breach{std::string(kStaleOrPoisonLeft),
                    tensor.name + ": " + std::to_string(left.first) + " of " + std::to_string(read_back.size() / size) +
@@ -178,7 +201,50 @@ std::vector<Breach> check_poison(const TensorImages& tensor) {
                        std::to_string(left.second)}};
 }
 
-std::vector<Breach> check_run(std::span<const TensorImages> tensors, bool run_ok) {
+std::vector<std::size_t> poisoned_elements(std::span<const std::byte> tensor, kcs_dtype dtype, PoisonPattern pattern) {
+    const std::size_t size = dtype_size(dtype);
+    const std::uint64_t poison = poison_bits(dtype, pattern);
+    const auto [count, first] = count_pattern(tensor, dtype, poison);  // the common case, none, stays vectorised
+    std::vector<std::size_t> out;
+    if (count == 0) return out;
+    out.reserve(count);
+    for (std::size_t i = first; (i + 1) * size <= tensor.size(); ++i)
+        if (element_bits(tensor, i, size) == poison) out.push_back(i);
+    return out;
+}
+
+std::vector<Breach> check_rerun(const std::string& name, kcs_dtype dtype, const std::vector<std::size_t>& suspects,
+                                std::span<const std::byte> first, std::span<const std::byte> second) {
+    const std::size_t size = dtype_size(dtype);
+    const std::uint64_t second_poison = poison_bits(dtype, PoisonPattern::second);
+    std::size_t both = 0, changed = 0;
+    std::optional<std::size_t> first_unwritten, first_changed;
+    std::uint64_t changed_to = 0;
+    for (const std::size_t i : suspects) {
+        const std::uint64_t a = element_bits(first, i, size), b = element_bits(second, i, size);
+        if (a == b || (is_nan_bits(a, dtype) && is_nan_bits(b, dtype) && b != second_poison)) continue;  // written
+        if (!first_unwritten) first_unwritten = i;
+        if (b == second_poison) {
+            ++both;
+        } else if (changed++ == 0) {
+            first_changed = i;
+            changed_to = b;
+        }
+    }
+    if (!first_unwritten) return {};
+    const std::size_t elements = first.size() / size;
+    std::string detail = name + ": " + std::to_string(both + changed) + " of " + std::to_string(elements) +
+                         " elements still hold the poison pattern " + hex_bits(poison_bits(dtype), size) +
+                         ", the first at element " + std::to_string(*first_unwritten) + "; run again poisoned with " +
+                         hex_bits(second_poison, size) + ", ";
+    if (changed == 0) detail += "they held that pattern instead";
+    else
+        detail += std::to_string(changed) + " of them gave another value (element " + std::to_string(*first_changed) +
+                  ": " + hex_bits(changed_to, size) + "), so the first run left them unwritten";
+    return {Breach{std::string(kStaleOrPoisonLeft), detail}};
+}
+
+std::vector<Breach> check_run(std::span<const TensorImages> tensors) {
     std::vector<Breach> breaches;
     const auto add = [&](std::vector<Breach> found) {
         for (auto& b : found) breaches.push_back(std::move(b));
@@ -186,7 +252,6 @@ std::vector<Breach> check_run(std::span<const TensorImages> tensors, bool run_ok
     for (const TensorImages& tensor : tensors) {
         add(check_canaries(tensor));
         if (tensor.is_input) add(check_input(tensor));
-        else if (run_ok) add(check_poison(tensor));
     }
     return breaches;
 }
@@ -290,7 +355,7 @@ std::optional<host::CallResult> ensure_buffer(host::IsolatedAdapter& adapter, Sl
 // identical and is still written to the device every run: rule 2). An
 // input's bytes are copied in every run.
 void prepare_image(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec, std::size_t position,
-                   std::uint64_t seed) {
+                   std::uint64_t seed, PoisonPattern poison) {
     const auto& layout = slot.layout;
     if (slot.written.size() < layout.total_bytes()) {
         slot.written = adapter.shared(layout.total_bytes(), host::WorkerAccess::read_only);
@@ -299,10 +364,10 @@ void prepare_image(host::IsolatedAdapter& adapter, SlotState& slot, const Tensor
     if (slot.read_back.size() < layout.total_bytes()) slot.read_back = adapter.shared(layout.total_bytes());
     const std::span<std::byte> image = slot.written_image();
     const auto tensor = image.subspan(layout.tensor_offset(), layout.tensor_bytes);
-    const SlotState::Prepared want{layout, seed, spec.dtype, spec.input != nullptr};
+    const SlotState::Prepared want{layout, seed, spec.dtype, spec.input != nullptr, spec.input ? PoisonPattern::first : poison};
     if (slot.prepared != want) {
         guarded::fill_canary(image.first(layout.tensor_offset()), seed, guarded::zone_before(position));
-        if (!spec.input) guarded::fill_poison(tensor, spec.dtype);
+        if (!spec.input) guarded::fill_poison(tensor, spec.dtype, poison);
         guarded::fill_canary(image.subspan(layout.after_offset()), seed, guarded::zone_after(position));
         slot.prepared = want;
     }
@@ -356,6 +421,47 @@ GuardedRun failed_at(GuardedRun run, GuardedStep step, host::CallResult call) {
     return run;
 }
 
+// Writes every image (inputs, poisoned outputs, canaries), runs the
+// operator and reads every buffer back. False when a call failed (`out`
+// says which) or the worker or device was lost with the buffers.
+template <class Slots>
+bool exchange(host::IsolatedAdapter& adapter, Slots& slots, std::uint64_t seed, const std::vector<TensorSpec>& tensors,
+              const Invocation& invocation, PoisonPattern poison, GuardedRun& out) {
+    auto& time = out.adapter_time;
+    // Fresh canaries, inputs and poison in every run, reused buffer or not.
+    for (std::size_t p = 0; p < tensors.size(); ++p) {
+        prepare_image(adapter, slots[p], tensors[p], p, seed, poison);
+        if (auto failed = write_image(adapter, slots[p], tensors[p], time)) {
+            out = failed_at(std::move(out), GuardedStep::write, std::move(*failed));
+            return false;
+        }
+    }
+    std::vector<host::BufferHandle> buffers;
+    for (const SlotState& slot : slots) buffers.push_back(slot.buffer);
+    const host::Operation op = operation_of(invocation, tensors, buffers);
+    out.step = GuardedStep::run;
+    out.call = timed(time, [&] { return adapter.run(op); });
+    // A lost worker (or KCS_DEVICE_LOST, after which the worker is closed)
+    // took the buffers with it: nothing is left to read or to judge.
+    if (std::ranges::any_of(slots, [&](const SlotState& slot) { return !is_live(slot, adapter); })) {
+        for (SlotState& slot : slots) slot.buffer = {};
+        return false;
+    }
+    for (std::size_t p = 0; p < tensors.size(); ++p)
+        if (auto failed = read_back(adapter, slots[p], tensors[p], time)) {
+            out = failed_at(std::move(out), GuardedStep::read_back, std::move(*failed));
+            return false;
+        }
+    return true;
+}
+
+template <class Slots>
+std::vector<guarded::TensorImages> images(const Slots& slots, const std::vector<TensorSpec>& tensors) {
+    std::vector<guarded::TensorImages> out;
+    for (std::size_t p = 0; p < tensors.size(); ++p) out.push_back(images_of(slots[p], tensors[p], p));
+    return out;
+}
+
 }  // namespace
 
 GuardedDevice::GuardedDevice(host::IsolatedAdapter& adapter, std::uint64_t seed) : adapter_(adapter), seed_(seed) {}
@@ -405,35 +511,44 @@ GuardedRun GuardedDevice::run(const Invocation& invocation) {
         if (auto failed = ensure_buffer(adapter_, slots_[p], tensors[p], time))
             return failed_at(std::move(out), GuardedStep::allocate, std::move(*failed));
 
-    // Fresh canaries, inputs and poison in every run, reused buffer or not.
-    for (std::size_t p = 0; p < tensors.size(); ++p) {
-        prepare_image(adapter_, slots_[p], tensors[p], p, seed_);
-        if (auto failed = write_image(adapter_, slots_[p], tensors[p], time))
-            return failed_at(std::move(out), GuardedStep::write, std::move(*failed));
-    }
-
-    std::vector<host::BufferHandle> buffers;
-    for (const Slot& slot : slots_) buffers.push_back(slot.buffer);
-    const host::Operation op = operation_of(invocation, tensors, buffers);
-    out.call = timed(time, [&] { return adapter_.run(op); });
-    // A lost worker (or KCS_DEVICE_LOST, after which the worker is closed)
-    // took the buffers with it: nothing is left to read or to judge.
-    if (std::ranges::any_of(slots_, [&](const Slot& slot) { return !is_live(slot, adapter_); })) {
-        for (Slot& slot : slots_) slot.buffer = {};
-        return out;
-    }
-
-    for (std::size_t p = 0; p < tensors.size(); ++p)
-        if (auto failed = read_back(adapter_, slots_[p], tensors[p], time))
-            return failed_at(std::move(out), GuardedStep::read_back, std::move(*failed));
-
-    std::vector<guarded::TensorImages> images;
-    for (std::size_t p = 0; p < tensors.size(); ++p) images.push_back(images_of(slots_[p], tensors[p], p));
+    if (!exchange(adapter_, slots_, seed_, tensors, invocation, PoisonPattern::first, out)) return out;
     out.checked = true;
-    out.breaches = guarded::check_run(images, out.call.ok());
-    if (out.call.ok())
-        for (std::size_t p = invocation.inputs.size(); p < tensors.size(); ++p)
-            out.outputs.push_back(output_of(slots_[p], tensors[p]));
+    // Canaries and inputs whatever the run returned; outputs only after KCS_OK.
+    out.breaches = guarded::check_run(images(slots_, tensors));
+    if (!out.call.ok()) return out;
+
+    const std::size_t first_output = invocation.inputs.size();
+    std::vector<std::vector<std::size_t>> suspects;
+    bool any_suspect = false;
+    for (std::size_t p = first_output; p < tensors.size(); ++p) {
+        out.outputs.push_back(output_of(slots_[p], tensors[p]));
+        suspects.push_back(guarded::poisoned_elements(out.outputs.back().bytes, tensors[p].dtype, PoisonPattern::first));
+        any_suspect = any_suspect || !suspects.back().empty();
+    }
+    if (!any_suspect) return out;
+
+    // Rule 2: an element that reads back the poison may be a genuine result
+    // equal to it. The same call again, its outputs poisoned with the other
+    // pattern, decides: a result repeats, untouched memory shows the new
+    // pattern. The first run's outputs are the ones judged.
+    GuardedRun again;
+    const bool decided = exchange(adapter_, slots_, seed_, tensors, invocation, PoisonPattern::second, again);
+    out.adapter_time += again.adapter_time;
+    if (!decided || !again.call.ok()) {
+        again.adapter_time = out.adapter_time;
+        again.checked = false;
+        again.call.message = "the run again, to tell a result equal to the poison from unwritten memory: " +
+                             again.call.message;
+        return again;
+    }
+    for (auto& b : guarded::check_run(images(slots_, tensors))) out.breaches.push_back(std::move(b));
+    for (std::size_t k = 0; k < out.outputs.size(); ++k) {
+        const std::size_t p = first_output + k;
+        const auto second = slots_[p].read_back_image().subspan(slots_[p].layout.tensor_offset(),
+                                                                slots_[p].layout.tensor_bytes);
+        for (auto& b : guarded::check_rerun(tensors[p].name, tensors[p].dtype, suspects[k], out.outputs[k].bytes, second))
+            out.breaches.push_back(std::move(b));
+    }
     return out;
 }
 

@@ -49,8 +49,8 @@ constexpr std::uint32_t zone_after(std::size_t position) { return static_cast<st
 // bytes 16b .. 16b+15 as w0..w3, each little-endian.
 void fill_canary(std::span<std::byte> zone, std::uint64_t seed, std::uint32_t zone_index);
 
-// Fills `tensor` with the poison pattern of `dtype`, element after element.
-void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype);
+// Fills `tensor` with a poison pattern of `dtype`, element after element.
+void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype, PoisonPattern pattern = PoisonPattern::first);
 
 using kcs::Sha256;
 using kcs::sha256;
@@ -79,13 +79,26 @@ std::vector<Breach> check_canaries(const TensorImages& tensor);
 // compared directly (equal bytes: equal SHA-256, and a difference is never
 // missed); SHA-256 of both goes into the breach.
 std::vector<Breach> check_input(const TensorImages& tensor);
-// Rule 2, for an output of a successful run: elements still poisoned.
+// Rule 2, for an output of a successful run: elements still holding the
+// first poison pattern, as one breach (the device asks a second run first).
 std::vector<Breach> check_poison(const TensorImages& tensor);
 
-// Every check of one run: canaries and input hashes whatever the run
-// returned (SPEC: they apply even when outputs are not judged), poison only
-// when it returned KCS_OK.
-std::vector<Breach> check_run(std::span<const TensorImages> tensors, bool run_ok);
+// The indices of the elements of an output's bytes that hold a poison pattern.
+std::vector<std::size_t> poisoned_elements(std::span<const std::byte> tensor, kcs_dtype dtype, PoisonPattern pattern);
+
+// Rule 2, decided by the second run: of the elements that held the first
+// pattern after the first run (`suspects`), those the second run, poisoned
+// with the second pattern, did not give again (bitwise, or NaN where the
+// first was NaN) were never written by the kernel. `first` and `second` are
+// the output's bytes after each run. One breach, or none.
+std::vector<Breach> check_rerun(const std::string& name, kcs_dtype dtype, const std::vector<std::size_t>& suspects,
+                                std::span<const std::byte> first, std::span<const std::byte> second);
+
+// The checks of one run that apply whatever it returned (SPEC: also when
+// outputs are not judged): canaries and input hashes. Poison is decided
+// after KCS_OK, by check_poison or, on the device, poisoned_elements and
+// check_rerun.
+std::vector<Breach> check_run(std::span<const TensorImages> tensors);
 
 // What GuardedDevice keeps per tensor position between runs: the buffer and
 // the host images, in memory shared with the adapter's worker so that they
@@ -106,6 +119,7 @@ struct SlotState {
         std::uint64_t seed = 0;
         kcs_dtype dtype = KCS_DTYPE_F32;
         bool is_input = false;
+        PoisonPattern poison = PoisonPattern::first;
         bool operator==(const Prepared&) const = default;
     };
     std::optional<Prepared> prepared;

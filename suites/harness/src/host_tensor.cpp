@@ -69,16 +69,17 @@ std::string dtype_name(kcs_dtype dtype) {
     return "dtype " + std::to_string(dtype);
 }
 
-std::uint64_t poison_bits(kcs_dtype dtype) {
+std::uint64_t poison_bits(kcs_dtype dtype, PoisonPattern pattern) {
+    const bool first = pattern == PoisonPattern::first;
     switch (dtype) {
-        case KCS_DTYPE_F32: return 0x7FA5A5A5u;
-        case KCS_DTYPE_F16: return 0x7D5Au;
-        case KCS_DTYPE_BF16: return 0x7FA5u;
-        case KCS_DTYPE_F64: return 0x7FF4A5A5A5A5A5A5u;
+        case KCS_DTYPE_F32: return first ? 0x7FA5A5A5u : 0x7F9A5A5Au;
+        case KCS_DTYPE_F16: return first ? 0x7D5Au : 0x7CA5u;
+        case KCS_DTYPE_BF16: return first ? 0x7FA5u : 0x7F9Au;
+        case KCS_DTYPE_F64: return first ? 0x7FF4A5A5A5A5A5A5u : 0x7FF25A5A5A5A5A5Au;
         case KCS_DTYPE_I8:
-        case KCS_DTYPE_U8: return 0xA5u;
-        case KCS_DTYPE_I32: return 0xA5A5A5A5u;
-        case KCS_DTYPE_I64: return 0xA5A5A5A5A5A5A5A5u;
+        case KCS_DTYPE_U8: return first ? 0xA5u : 0x5Au;
+        case KCS_DTYPE_I32: return first ? 0xA5A5A5A5u : 0x5A5A5A5Au;
+        case KCS_DTYPE_I64: return first ? 0xA5A5A5A5A5A5A5A5u : 0x5A5A5A5A5A5A5A5Au;
     }
     throw std::invalid_argument("unknown dtype " + std::to_string(dtype));
 }

@@ -238,7 +238,7 @@ TEST(GuardedDevice, StaleOutputLeavesPoisonOnEveryRun) {
         EXPECT_EQ(run.breaches[0].signature, "stale-or-poison-left");
         EXPECT_EQ(run.breaches[0].detail,
                   "output 0 (f32 [5, 37]): 185 of 185 elements still hold the poison pattern 0x7fa5a5a5, "
-                  "the first at element 0");
+                  "the first at element 0; run again poisoned with 0x7f9a5a5a, they held that pattern instead");
         device.reseed(22);
     }
 }
@@ -277,7 +277,8 @@ TEST(GuardedDevice, TileOverrunInMatmulToo) {
 }
 
 // Rule 2's patterns in f16 and bf16, on the device: the calibration adapter
-// leaves them where the harness wrote them, and the breach names them.
+// leaves them where the harness wrote them, and the breach names them. The
+// second run, which decides, leaves its own pattern in the buffer.
 TEST(GuardedDevice, PoisonPatternsOnTheDevice) {
     auto adapter = open_adapter("calibration", {"violation=stale-output"});
     GuardedDevice device(adapter, 41);
@@ -293,7 +294,27 @@ TEST(GuardedDevice, PoisonPatternsOnTheDevice) {
         const auto bytes = read_buffer(adapter, out);
         HostTensor left{dtype, {33}, {bytes.begin() + out.tensor_offset,
                                       bytes.begin() + out.tensor_offset + out.tensor_bytes}};
-        for (std::size_t i = 0; i < 33; ++i) ASSERT_EQ(left.bits(i), poison_bits(dtype)) << i;
+        for (std::size_t i = 0; i < 33; ++i) ASSERT_EQ(left.bits(i), poison_bits(dtype, PoisonPattern::second)) << i;
+    }
+}
+
+// A kernel whose genuine result is the poison pattern: gather copies table
+// rows bit for bit, and a table element equal to the f32 and bf16 poison is
+// a value like any other. The second run, poisoned with the other pattern,
+// gives it again: no breach, and the first run's output is returned.
+TEST(GuardedDevice, AResultEqualToThePoisonIsNoBreach) {
+    auto adapter = open_adapter("reference-cpu");
+    GuardedDevice device(adapter, 51);
+    for (const kcs_dtype dtype : {KCS_DTYPE_F32, KCS_DTYPE_BF16, KCS_DTYPE_F16}) {
+        HostTensor table = tensor_of(dtype, {4, 3}, small_integers, 1);
+        table.set_bits(4, poison_bits(dtype));
+        HostTensor index = HostTensor::zeros(KCS_DTYPE_I32, {3});
+        for (std::size_t i = 0; i < 3; ++i) index.set_bits(i, i == 2 ? 1 : 3);  // rows 3, 3, 1
+        Invocation gather{"gather", std::nullopt, 0, {}, {table, index}, {{dtype, {3, 3}}}};
+        const auto run = device.run(gather);
+        expect_clean(run);
+        ASSERT_EQ(run.outputs.size(), 1u);
+        EXPECT_EQ(run.outputs[0].bits(7), poison_bits(dtype)) << "row 1, column 1 is table element 4";
     }
 }
 
@@ -457,16 +478,48 @@ TEST(GuardedChecks, CanariesAndInputsCountEvenWhenTheRunFailed) {
     output.read_back[1024 + 24] ^= std::byte{1};  // end+0 of the output's trailing zone
     const std::vector<guarded::TensorImages> run{input.images(true, 0), output.images(false, 1)};
 
-    const auto failed = guarded::check_run(run, false);
+    const auto failed = guarded::check_run(run);
     ASSERT_EQ(failed.size(), 2u);
     EXPECT_EQ(failed[0].signature, "input-modified");
     EXPECT_EQ(failed[1].signature, "canary-changed");
 
-    const auto succeeded = guarded::check_run(run, true);
-    ASSERT_EQ(succeeded.size(), 3u);
-    EXPECT_EQ(succeeded[2].signature, "stale-or-poison-left");
-    EXPECT_EQ(succeeded[2].detail,
+    const auto poisoned = guarded::check_poison(output.images(false, 1));
+    ASSERT_EQ(poisoned.size(), 1u);
+    EXPECT_EQ(poisoned[0].signature, "stale-or-poison-left");
+    EXPECT_EQ(poisoned[0].detail,
               "output 0 (f32 [6]): 6 of 6 elements still hold the poison pattern 0x7fa5a5a5, the first at element 0");
+}
+
+// Rule 2 decided by the second run: an element that held the first
+// pattern is a result if the second run gives it again (or a NaN where it
+// was NaN), unwritten if it shows the second pattern or another value.
+TEST(GuardedChecks, TheSecondRunTellsAResultEqualToThePoisonFromUnwrittenMemory) {
+    const auto f32 = [](std::initializer_list<std::uint32_t> bits) {
+        std::vector<std::byte> bytes;
+        for (const std::uint32_t b : bits)
+            for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<std::byte>(b >> (8 * k)));
+        return bytes;
+    };
+    const std::uint32_t p1 = 0x7FA5A5A5u, p2 = 0x7F9A5A5Au;
+    EXPECT_EQ(guarded::poisoned_elements(f32({1, p1, 3, p1}), KCS_DTYPE_F32, PoisonPattern::first),
+              (std::vector<std::size_t>{1, 3}));
+    // The same bits again, and a NaN for a NaN: written.
+    EXPECT_TRUE(guarded::check_rerun("out", KCS_DTYPE_F32, {1, 3}, f32({1, p1, 3, p1}), f32({1, p1, 3, 0x7FC00000u}))
+                    .empty());
+    // The second pattern: untouched both times.
+    const auto both = guarded::check_rerun("out", KCS_DTYPE_F32, {1, 3}, f32({1, p1, 3, p1}), f32({1, p2, 3, p1}));
+    ASSERT_EQ(both.size(), 1u);
+    EXPECT_EQ(both[0].signature, "stale-or-poison-left");
+    EXPECT_EQ(both[0].detail,
+              "out: 1 of 4 elements still hold the poison pattern 0x7fa5a5a5, the first at element 1; run again "
+              "poisoned with 0x7f9a5a5a, they held that pattern instead");
+    // A number the second time: the first run did not write it.
+    const auto changed = guarded::check_rerun("out", KCS_DTYPE_F32, {1}, f32({1, p1}), f32({1, 0x3F800000u}));
+    ASSERT_EQ(changed.size(), 1u);
+    EXPECT_NE(changed[0].detail.find("1 of them gave another value (element 1: 0x3f800000), so the first run left "
+                                     "them unwritten"),
+              std::string::npos)
+        << changed[0].detail;
 }
 
 TEST(GuardedChecks, PoisonCountsOnlyWholeElements) {
@@ -481,6 +534,22 @@ TEST(GuardedChecks, PoisonCountsOnlyWholeElements) {
 }
 
 // ---- poison patterns and HostTensor ------------------------------------------
+
+TEST(PoisonBits, TheSecondPatternsDifferFromTheFirstAndAreSignallingNansToo) {
+    EXPECT_EQ(poison_bits(KCS_DTYPE_F32, PoisonPattern::second), 0x7F9A5A5Au);
+    EXPECT_EQ(poison_bits(KCS_DTYPE_F16, PoisonPattern::second), 0x7CA5u);
+    EXPECT_EQ(poison_bits(KCS_DTYPE_BF16, PoisonPattern::second), 0x7F9Au);
+    EXPECT_EQ(poison_bits(KCS_DTYPE_F64, PoisonPattern::second), 0x7FF25A5A5A5A5A5Au);
+    for (const kcs_dtype d : {KCS_DTYPE_F32, KCS_DTYPE_F16, KCS_DTYPE_BF16, KCS_DTYPE_F64, KCS_DTYPE_I8, KCS_DTYPE_I32,
+                              KCS_DTYPE_I64, KCS_DTYPE_U8})
+        EXPECT_NE(poison_bits(d, PoisonPattern::second), poison_bits(d)) << d;
+    HostTensor f32 = HostTensor::zeros(KCS_DTYPE_F32, {1});
+    f32.set_bits(0, poison_bits(KCS_DTYPE_F32, PoisonPattern::second));
+    EXPECT_TRUE(std::isnan(f32.value(0)));
+    EXPECT_EQ(poison_bits(KCS_DTYPE_F32, PoisonPattern::second) & 0x00400000u, 0u);  // quiet bit clear
+    EXPECT_EQ(poison_bits(KCS_DTYPE_F16, PoisonPattern::second) & 0x0200u, 0u);
+    EXPECT_EQ(poison_bits(KCS_DTYPE_BF16, PoisonPattern::second) & 0x0040u, 0u);
+}
 
 TEST(PoisonBits, AreTheSpecPatterns) {
     EXPECT_EQ(poison_bits(KCS_DTYPE_F32), 0x7FA5A5A5u);

@@ -119,9 +119,12 @@ private:
     std::vector<Slot> slots_;  // one per tensor position, inputs then outputs
 };
 
-// The poison pattern of a dtype (SPEC section 7, rule 2).
-// Both throw std::invalid_argument for a dtype outside the ABI's enum.
-std::uint64_t poison_bits(kcs_dtype dtype);
+// The poison patterns of a dtype (SPEC section 7, rule 2): pattern 0 before
+// every run, pattern 1 for the second run that decides whether elements
+// holding pattern 0 were written. Both signalling NaNs for the floats.
+// Both functions throw std::invalid_argument for a dtype outside the ABI's enum.
+enum class PoisonPattern { first, second };
+std::uint64_t poison_bits(kcs_dtype dtype, PoisonPattern pattern = PoisonPattern::first);
 std::size_t dtype_size(kcs_dtype dtype);
 std::string dtype_name(kcs_dtype dtype);  // "f32", "bf16", "i64", ...; "dtype N" outside the enum
 // The number of elements of a shape (1 for a scalar); throws std::invalid_argument for a negative extent.
