@@ -59,6 +59,7 @@ const std::pair<const char*, const char*> kSameRun[] = {
     {"claims not needed", "/predicate/claims/not_needed"},
     {"adapter options", "/predicate/adapter/options"},
     {"adapter and device (info)", "/predicate/adapter/info"},
+    {"declined operators", "/predicate/adapter/declined_operators"},
     {"seeds", "/predicate/seeds"},
     {"call timeout", "/predicate/limits/call_timeout_s"},
     {"shard count", "/predicate/shard/count"},

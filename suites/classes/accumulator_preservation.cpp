@@ -51,7 +51,7 @@ struct Setting {
     std::int64_t K = 0;
     double u_acc = 0;
     double u_out = 0;
-    double tiny_out = 0;  // the output's smallest normal
+    tolerance::OutputUnderflow underflow;  // the output's smallest normal, and whether results below it may flush
     ref::DotStatistics statistics = ref::DotStatistics::skip;
     std::size_t outputs_per_set = 0;  // so that the data sets of a K pool min_outputs outputs
 };
@@ -68,21 +68,21 @@ ref::DotStatistics statistics_for(const harness::Instance& instance) {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // One data set's problem at one K, with at least `outputs` outputs.
-ReductionProblem problem_for(const harness::Instance& instance, const Setting& s, const DataSet& set,
-                             std::uint64_t seed) {
+ReductionProblem problem_for(const harness::Instance& instance, const harness::Claims& claims, const Setting& s,
+                             const DataSet& set, std::uint64_t seed) {
     const auto outputs = static_cast<std::int64_t>(s.outputs_per_set);
     switch (reducing_operator(instance)) {
         case ReducingOperator::matmul: {
             auto side = static_cast<std::int64_t>(std::ceil(std::sqrt(static_cast<double>(outputs))));
             while (side * side < outputs) ++side;
-            return draw_problem(instance, side, s.K, side, set.distribution, seed, set.name);
+            return draw_problem(instance, claims, side, s.K, side, set.distribution, seed, set.name);
         }
         case ReducingOperator::reduce_sum:
-            return draw_problem(instance, outputs, s.K, 1, set.distribution, seed, set.name);
+            return draw_problem(instance, claims, outputs, s.K, 1, set.distribution, seed, set.name);
         case ReducingOperator::softmax:
         case ReducingOperator::layernorm:
         case ReducingOperator::rmsnorm:
-            return draw_problem(instance, ceil_div(outputs, s.K), s.K, 1, set.distribution, seed, set.name);
+            return draw_problem(instance, claims, ceil_div(outputs, s.K), s.K, 1, set.distribution, seed, set.name);
     }
     throw std::logic_error("accumulator_preservation: unknown operator");
 }
@@ -163,13 +163,13 @@ KFigures measure_k(harness::ProbeContext& context, const DotBound& model, const 
     std::vector<double> got, exact, magnitude;  // pooled over the data sets
     bool first = true;
     for (const DataSet& set : data_sets()) {
-        const ReductionProblem problem = problem_for(instance, s, set, context.seed());
+        const ReductionProblem problem = problem_for(instance, context.claims(), s, set, context.seed());
         const harness::HostTensor output = run_problem(context, problem);
         const std::vector<double> y = values(output);
         const ReductionReference ref = reduction_reference(problem);
         for (std::size_t i = 0; i < y.size(); ++i) {
             const double bound =
-                model.bound_with_underflow(s.K, s.u_acc, s.u_out, s.tiny_out, ref.magnitude[i], ref.value[i]);
+                model.bound_with_underflow(s.K, s.u_acc, s.u_out, s.underflow, ref.magnitude[i], ref.value[i]);
             const double error = std::fabs(y[i] - ref.value[i]);
             const bool within = std::isfinite(y[i]) && error <= bound;
             const double ratio = error_ratio(y[i], error, bound);
@@ -346,7 +346,7 @@ harness::CaseResult accumulator_preservation(harness::ProbeContext& context) {
     Setting s;
     s.u_acc = unit_roundoff(*instance.config.accumulate);
     s.u_out = unit_roundoff(instance.config.output);
-    s.tiny_out = ref::info(float_format(instance.config.output)).min_normal;
+    s.underflow = tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims());
     s.statistics = statistics_for(instance);
     s.outputs_per_set = (model.params.min_outputs + sets - 1) / sets;
 

@@ -63,20 +63,20 @@ KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& mo
     const harness::Instance& instance = context.instance();
     const double u_acc = precision::unit_roundoff(*instance.config.accumulate);
     const double u_out = precision::unit_roundoff(instance.config.output);
-    const double tiny_out = ref::info(float_format(instance.config.output)).min_normal;
+    const auto underflow = tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims());
     const double g = ref::gamma(T, u_acc);
     KFigures f;
     f.T = T;
     bool first = true;
     for (const DataSet& set : data_sets()) {
         const auto& d = set.distribution;
-        const AttentionProblem p = drawn_problem(instance, kQueries, T, kHeadDim, d, d, d, context.seed(), set.name);
+        const AttentionProblem p = drawn_problem(instance, context.claims(), kQueries, T, kHeadDim, d, d, d, context.seed(), set.name);
         const harness::HostTensor output = run_attention(context, p);
         const std::vector<double> y = values(output);
         const ref::AttentionResult oracle = attention_reference(instance, p);
         for (std::size_t i = 0; i < y.size(); ++i) {
             const double magnitude = kReductions * oracle.weighted_abs_value[i];
-            const double bound = model.bound_with_underflow(T, u_acc, u_out, tiny_out, magnitude, oracle.value[i]);
+            const double bound = model.bound_with_underflow(T, u_acc, u_out, underflow, magnitude, oracle.value[i]);
             const double error = std::isfinite(y[i]) ? std::fabs(y[i] - oracle.value[i])
                                                      : std::numeric_limits<double>::infinity();
             if (!(error <= bound)) ++f.elements_failed;

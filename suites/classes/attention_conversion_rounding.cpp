@@ -45,7 +45,7 @@ void judge_sampled_outputs(harness::ProbeContext& context, const ConfigFormats& 
     const std::int64_t samples = context.integer("samples");
     const std::int64_t queries = (samples + kHeadDim - 1) / kHeadDim;
     const ref::Normal normal{0.0, 1.0};
-    const auto p = attention::drawn_problem(instance, queries, kKeys, kHeadDim, normal, normal, normal, context.seed(),
+    const auto p = attention::drawn_problem(instance, context.claims(), queries, kKeys, kHeadDim, normal, normal, normal, context.seed(),
                                             "N(0,1) Q, K and V, D = 4, T = 8");
     const auto oracle = attention::attention_reference(instance, p);
     const harness::HostTensor o = attention::run_attention(context, p);

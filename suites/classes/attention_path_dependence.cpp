@@ -38,10 +38,11 @@ struct BaseProblem {
     std::vector<Order> placements;  // the orders that move the large key (none for (1))
 };
 
-std::vector<BaseProblem> base_problems(const harness::Instance& instance, std::int64_t T, std::uint64_t seed) {
+std::vector<BaseProblem> base_problems(const harness::Instance& instance, const harness::Claims& claims, std::int64_t T,
+                                       std::uint64_t seed) {
     const ref::Uniform uniform{-1.0, 1.0};
     AttentionProblem normal =
-        drawn_problem(instance, kQueries, T, kHeadDim, uniform, uniform, ref::Normal{0.0, 1.0}, seed,
+        drawn_problem(instance, claims, kQueries, T, kHeadDim, uniform, uniform, ref::Normal{0.0, 1.0}, seed,
                       "(1) Q, K from uniform(-1,1), V from normal(0,1)");
     AttentionProblem large = normal;
     large.data_set = "(3) one key's V row 1e3 among normal(0,1)";
@@ -99,7 +100,7 @@ ProblemFigures measure(harness::ProbeContext& context, const tolerance::OrderBou
     for (const Order& o : orders) f.order_names.push_back(o.name);
     f.result = model.check(outputs, oracle.value, order_magnitude(oracle, p), p.keys,
                            unit_roundoff(*instance.config.accumulate), unit_roundoff(instance.config.output),
-                           ref::info(float_format(instance.config.output)).min_normal);
+                           tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims()));
     const auto& r = f.result;
     const auto element = [&](std::size_t i, std::size_t order, double error, double bound) {
         return harness::WorstElement{static_cast<std::int64_t>(i), attention_inputs(instance, p, i), oracle.value[i],
@@ -123,7 +124,7 @@ harness::CaseResult attention_bounded_path_dependence(harness::ProbeContext& con
     for (const std::int64_t T : context.int_list("K")) {
         if (T < kHeadDim + 2) throw std::invalid_argument(instance.id + ": C-ORD-01 needs T >= D + 2");
         KFigures k{T, {}};
-        for (const BaseProblem& base : base_problems(instance, T, context.seed()))
+        for (const BaseProblem& base : base_problems(instance, context.claims(), T, context.seed()))
             k.problems.push_back(measure(context, model, base, permutations));
         sweep.push_back(std::move(k));
     }

@@ -36,17 +36,18 @@ std::string range_text(const std::string& name, std::int64_t first_row, std::int
 
 }  // namespace
 
-AttentionProblem drawn_problem(const harness::Instance& instance, std::int64_t queries, std::int64_t keys,
-                               std::int64_t head_dim, const ref::Distribution& q, const ref::Distribution& k,
-                               const ref::Distribution& v, std::uint64_t seed, std::string data_set) {
+AttentionProblem drawn_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t queries,
+                               std::int64_t keys, std::int64_t head_dim, const ref::Distribution& q,
+                               const ref::Distribution& k, const ref::Distribution& v, std::uint64_t seed,
+                               std::string data_set) {
     AttentionProblem p;
     p.queries = queries;
     p.keys = keys;
     p.head_dim = head_dim;
     p.data_set = std::move(data_set);
-    p.q = values(generate(input_dtype(instance, 0), {queries, head_dim}, q, seed, 0));
-    p.k = values(generate(input_dtype(instance, 1), {keys, head_dim}, k, seed, 1));
-    p.v = values(generate(input_dtype(instance, 2), {keys, head_dim}, v, seed, 2));
+    p.q = draw_as_claimed(input_dtype(instance, 0), {queries, head_dim}, q, seed, 0, claims);
+    p.k = draw_as_claimed(input_dtype(instance, 1), {keys, head_dim}, k, seed, 1, claims);
+    p.v = draw_as_claimed(input_dtype(instance, 2), {keys, head_dim}, v, seed, 2, claims);
     return p;
 }
 

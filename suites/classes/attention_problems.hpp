@@ -33,10 +33,12 @@ struct AttentionProblem {
 };
 
 // A problem whose Q, K and V (input tensors 0, 1, 2) are drawn from the
-// given distributions with the case seed (SPEC section 4).
-AttentionProblem drawn_problem(const harness::Instance& instance, std::int64_t queries, std::int64_t keys,
-                               std::int64_t head_dim, const ref::Distribution& q, const ref::Distribution& k,
-                               const ref::Distribution& v, std::uint64_t seed, std::string data_set);
+// given distributions with the case seed (SPEC section 4), read as the
+// claims say (operator_io.hpp, read_as_claimed).
+AttentionProblem drawn_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t queries,
+                               std::int64_t keys, std::int64_t head_dim, const ref::Distribution& q,
+                               const ref::Distribution& k, const ref::Distribution& v, std::uint64_t seed,
+                               std::string data_set);
 
 // Rounds Q, K and V to their input dtypes (nearest even), so that the oracle
 // sees what the adapter receives. Constructions call it once they are built.

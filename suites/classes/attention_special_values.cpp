@@ -58,10 +58,10 @@ struct Probe {
     std::vector<std::string> row_labels;  // [S]; empty entries take the probe's name alone
 };
 
-AttentionProblem normal_problem(const harness::Instance& instance, std::int64_t queries, std::uint64_t seed,
-                                bool causal) {
+AttentionProblem normal_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t queries,
+                                std::uint64_t seed, bool causal) {
     const ref::Normal normal{0.0, 1.0};
-    AttentionProblem p = drawn_problem(instance, queries, kKeys, kHeadDim, normal, normal, normal, seed,
+    AttentionProblem p = drawn_problem(instance, claims, queries, kKeys, kHeadDim, normal, normal, normal, seed,
                                        causal ? "causal" : "unmasked");
     p.causal = causal;
     return p;
@@ -72,7 +72,7 @@ void set(std::vector<double>& x, std::int64_t row, std::int64_t col, double valu
 }
 
 // Q rows with one special at the first, middle or last head position, two pairs and a plain row.
-Probe query_probe(const harness::Instance& instance, std::uint64_t seed, bool causal) {
+Probe query_probe(const harness::Instance& instance, const harness::Claims& claims, std::uint64_t seed, bool causal) {
     struct Row {
         std::string label;
         std::vector<std::pair<std::int64_t, double>> entries;
@@ -84,7 +84,7 @@ Probe query_probe(const harness::Instance& instance, std::uint64_t seed, bool ca
     rows.push_back({"Q +inf at first with -inf at last", {{0, kInf}, {kHeadDim - 1, -kInf}}});
     rows.push_back({"Q NaN at middle with +inf at last", {{kHeadDim / 2, kNaN}, {kHeadDim - 1, kInf}}});
     rows.push_back({"normal(0, 1) only", {}});
-    Probe probe{"Q specials", normal_problem(instance, static_cast<std::int64_t>(rows.size()), seed, causal), {}};
+    Probe probe{"Q specials", normal_problem(instance, claims, static_cast<std::int64_t>(rows.size()), seed, causal), {}};
     for (std::size_t s = 0; s < rows.size(); ++s) {
         for (const auto& [d, v] : rows[s].entries) set(probe.problem.q, static_cast<std::int64_t>(s), d, v);
         probe.row_labels.push_back(rows[s].label);
@@ -93,13 +93,13 @@ Probe query_probe(const harness::Instance& instance, std::uint64_t seed, bool ca
 }
 
 // One special in K at (key t, head position t mod D); causal runs use key 0 only.
-std::vector<Probe> key_probes(const harness::Instance& instance, std::uint64_t seed, bool causal) {
+std::vector<Probe> key_probes(const harness::Instance& instance, const harness::Claims& claims, std::uint64_t seed, bool causal) {
     std::vector<Probe> probes;
     const std::vector<std::int64_t> keys = causal ? std::vector<std::int64_t>{0}
                                                   : std::vector<std::int64_t>{0, kKeys / 2, kKeys - 1};
     for (const Special& s : specials())
         for (const std::int64_t t : keys) {
-            Probe p{"K " + s.name + " at key " + position_name(t, kKeys), normal_problem(instance, kQueries, seed, causal),
+            Probe p{"K " + s.name + " at key " + position_name(t, kKeys), normal_problem(instance, claims, kQueries, seed, causal),
                     {}};
             set(p.problem.k, t, t % kHeadDim, s.value);
             probes.push_back(std::move(p));
@@ -108,8 +108,8 @@ std::vector<Probe> key_probes(const harness::Instance& instance, std::uint64_t s
 }
 
 // Specials in V, one column each (columns are independent outputs).
-Probe value_probe(const harness::Instance& instance, std::uint64_t seed, bool causal) {
-    Probe p{"V specials", normal_problem(instance, kQueries, seed, causal), {}};
+Probe value_probe(const harness::Instance& instance, const harness::Claims& claims, std::uint64_t seed, bool causal) {
+    Probe p{"V specials", normal_problem(instance, claims, kQueries, seed, causal), {}};
     const std::int64_t middle = causal ? 0 : kKeys / 2, last = causal ? 0 : kKeys - 1;
     set(p.problem.v, 0, 0, kNaN);
     set(p.problem.v, middle, 1, -kNaN);
@@ -125,8 +125,8 @@ Probe value_probe(const harness::Instance& instance, std::uint64_t seed, bool ca
 }
 
 // Rows 1 and 3 fully masked: Q[s, 0] = -inf against K[:, 0] in [0.5, 1].
-Probe masked_row_probe(const harness::Instance& instance, std::uint64_t seed, bool causal) {
-    Probe p{"fully masked rows", normal_problem(instance, kQueries, seed, causal), {}};
+Probe masked_row_probe(const harness::Instance& instance, const harness::Claims& claims, std::uint64_t seed, bool causal) {
+    Probe p{"fully masked rows", normal_problem(instance, claims, kQueries, seed, causal), {}};
     const auto column = ref::fill_values(float_format(instance.config.inputs.at(1)), ref::Uniform{0.5, 1.0},
                                          ref::TensorStream{seed, 1, kMaskKeyStream}, static_cast<std::size_t>(kKeys));
     for (std::int64_t t = 0; t < kKeys; ++t) set(p.problem.k, t, 0, column[static_cast<std::size_t>(t)]);
@@ -161,10 +161,10 @@ harness::CaseResult attention_special_values(harness::ProbeContext& context) {
         context.claims().at("masked_row") == "zero" ? ref::MaskedRow::zero : ref::MaskedRow::nan;
     std::vector<Probe> probes;
     for (const bool causal : {false, true}) {
-        probes.push_back(query_probe(instance, context.seed(), causal));
-        for (Probe& p : key_probes(instance, context.seed(), causal)) probes.push_back(std::move(p));
-        probes.push_back(value_probe(instance, context.seed(), causal));
-        probes.push_back(masked_row_probe(instance, context.seed(), causal));
+        probes.push_back(query_probe(instance, context.claims(), context.seed(), causal));
+        for (Probe& p : key_probes(instance, context.claims(), context.seed(), causal)) probes.push_back(std::move(p));
+        probes.push_back(value_probe(instance, context.claims(), context.seed(), causal));
+        probes.push_back(masked_row_probe(instance, context.claims(), context.seed(), causal));
     }
     std::vector<SpecialBatch> batches;
     for (Probe& p : probes) {

@@ -53,11 +53,11 @@ std::vector<ScoreSet> score_sets(const harness::Instance& instance) {
     return sets;
 }
 
-AttentionProblem problem_for(const harness::Instance& instance, const ScoreSet& set, std::int64_t L,
-                             std::uint64_t seed) {
+AttentionProblem problem_for(const harness::Instance& instance, const harness::Claims& claims, const ScoreSet& set,
+                             std::int64_t L, std::uint64_t seed) {
     const ref::Normal normal{0.0, 1.0};
-    AttentionProblem p = drawn_problem(instance, kQueries, L, kHeadDim, normal, normal, normal, seed, set.name);
-    const auto logits = values(generate(instance.config.inputs.at(1), {L, kHeadDim}, set.logits, seed, 1));
+    AttentionProblem p = drawn_problem(instance, claims, kQueries, L, kHeadDim, normal, normal, normal, seed, set.name);
+    const auto logits = draw_as_claimed(instance.config.inputs.at(1), {L, kHeadDim}, set.logits, seed, 1, claims);
     for (std::int64_t s = 0; s < kQueries; ++s) p.q[static_cast<std::size_t>(s * kHeadDim)] = kLogitWeight;
     for (std::int64_t t = 0; t < L; ++t) {
         const auto i = static_cast<std::size_t>(t * kHeadDim);
@@ -86,7 +86,7 @@ SetFigures measure(harness::ProbeContext& context, const tolerance::StabilityBou
     const double u_acc = precision::unit_roundoff(*instance.config.accumulate);
     const double u_out = precision::unit_roundoff(instance.config.output);
     const ref::Format out = float_format(instance.config.output);
-    const AttentionProblem p = problem_for(instance, set, L, context.seed());
+    const AttentionProblem p = problem_for(instance, context.claims(), set, L, context.seed());
     const harness::HostTensor output = run_attention(context, p);
     const std::vector<double> y = values(output);
     const ref::AttentionResult oracle = attention_reference(instance, p);

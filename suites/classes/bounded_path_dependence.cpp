@@ -72,10 +72,11 @@ double pair_magnitude(const harness::Instance& instance) {
 // The large entry of data set (3): 16 for softmax logits, 1e3 otherwise.
 double large_entry(ReducingOperator op) { return op == ReducingOperator::softmax ? 16.0 : 1e3; }
 
-ReductionProblem normal_problem(const harness::Instance& instance, std::int64_t k, std::uint64_t seed) {
+ReductionProblem normal_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t k,
+                                std::uint64_t seed) {
     const ReducingOperator op = reducing_operator(instance);
     const bool matmul = op == ReducingOperator::matmul;
-    ReductionProblem p = draw_problem(instance, kRows, k, matmul ? kRows : 1, ref::Normal{0.0, 1.0}, seed, "normal(0,1)");
+    ReductionProblem p = draw_problem(instance, claims, kRows, k, matmul ? kRows : 1, ref::Normal{0.0, 1.0}, seed, "normal(0,1)");
     if (is_norm(op)) use_unit_affine(p);
     return p;
 }
@@ -109,10 +110,11 @@ std::string number_text(double x) {
 // start, at the end, together and K/2 apart (a single entry: at the end and
 // in the middle), so that any split into two or more partials separates a
 // pair, or isolates the single entry, in some problem.
-std::vector<BaseProblem> base_problems(const harness::Instance& instance, std::int64_t k, std::uint64_t seed) {
+std::vector<BaseProblem> base_problems(const harness::Instance& instance, const harness::Claims& claims, std::int64_t k,
+                                       std::uint64_t seed) {
     const ReducingOperator op = reducing_operator(instance);
     const auto n = static_cast<std::uint64_t>(k);
-    const ReductionProblem normal = normal_problem(instance, k, seed);
+    const ReductionProblem normal = normal_problem(instance, claims, k, seed);
     std::vector<BaseProblem> bases;
     bases.push_back({normal, {}, {}, {}});
 
@@ -164,7 +166,7 @@ ProblemFigures measure_problem(harness::ProbeContext& context, const OrderBound&
     const harness::Instance& instance = context.instance();
     const double u_acc = unit_roundoff(*instance.config.accumulate);
     const double u_out = unit_roundoff(instance.config.output);
-    const double tiny_out = ref::info(float_format(instance.config.output)).min_normal;
+    const auto underflow = tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims());
     const std::vector<Order> orders = orders_for(base, context.seed(), permutations);
     std::vector<harness::HostTensor> tensors;
     std::vector<std::vector<double>> outputs;
@@ -178,7 +180,7 @@ ProblemFigures measure_problem(harness::ProbeContext& context, const OrderBound&
     ProblemFigures f;
     f.data_set = base.problem.data_set;
     for (const Order& o : orders) f.order_names.push_back(o.name);
-    f.result = model.check(outputs, ref.value, ref.magnitude, base.problem.k, u_acc, u_out, tiny_out);
+    f.result = model.check(outputs, ref.value, ref.magnitude, base.problem.k, u_acc, u_out, underflow);
 
     const auto bits = [&](std::size_t order, std::size_t i) {
         return hex_bits(tensors[order], permuted_position(base.problem, orders[order].order, i));
@@ -206,7 +208,7 @@ harness::CaseResult bounded_path_dependence(harness::ProbeContext& context) {
     std::vector<KFigures> sweep;
     for (const std::int64_t K : context.int_list("K")) {
         KFigures k{K, {}};
-        for (const BaseProblem& base : base_problems(instance, K, context.seed()))
+        for (const BaseProblem& base : base_problems(instance, context.claims(), K, context.seed()))
             k.problems.push_back(measure_problem(context, model, base, permutations));
         sweep.push_back(std::move(k));
     }

@@ -51,15 +51,15 @@ struct RowSet {
     std::vector<double> logits;  // [rows, L]
 };
 
-RowSet drawn(const harness::Instance& instance, std::string name, bool overflow_range, std::int64_t L,
-             const ref::Distribution& distribution, std::uint64_t seed) {
-    const auto x = values(generate(instance.config.inputs.at(0), {kRandomRows, L}, distribution, seed, 0));
-    return {std::move(name), overflow_range, kRandomRows, x};
-}
-
-// The protocol's data sets for one L.
-std::vector<RowSet> row_sets(const harness::Instance& instance, std::int64_t L, std::uint64_t seed) {
+// The protocol's data sets for one L, read as the claims say (operator_io.hpp).
+std::vector<RowSet> row_sets(const harness::Instance& instance, std::int64_t L, std::uint64_t seed,
+                             const harness::Claims& claims) {
     const std::string& input = instance.config.inputs.at(0);
+    const auto drawn = [&](const harness::Instance&, std::string name, bool overflow_range, std::int64_t length,
+                           const ref::Distribution& distribution, std::uint64_t s) {
+        return RowSet{std::move(name), overflow_range, kRandomRows,
+                      draw_as_claimed(input, {kRandomRows, length}, distribution, s, 0, claims)};
+    };
     std::vector<RowSet> sets;
     sets.push_back(drawn(instance, "(1) normal(0,1)", false, L, ref::Normal{0.0, 1.0}, seed));
     sets.push_back(drawn(instance, "(2) uniform(-110,110)", true, L, ref::Uniform{-110.0, 110.0}, seed));
@@ -71,7 +71,7 @@ std::vector<RowSet> row_sets(const harness::Instance& instance, std::int64_t L, 
                     std::vector<double>(static_cast<std::size_t>(L), largest)});
 
     RowSet single{"(4) one largest finite value among normal(0,1)", true, 3, {}};
-    single.logits = values(generate(input, {3, L}, ref::Normal{0.0, 1.0}, seed, 0));
+    single.logits = draw_as_claimed(input, {3, L}, ref::Normal{0.0, 1.0}, seed, 0, claims);
     const ref::Position positions[] = {ref::Position::first, ref::Position::middle, ref::Position::last};
     for (std::size_t row = 0; row < 3; ++row)
         single.logits[row * static_cast<std::size_t>(L) +
@@ -284,7 +284,7 @@ harness::CaseResult cancellation_overflow_safety(harness::ProbeContext& context)
     const StabilityBound model = StabilityBound::from_catalog(*instance.contract);
     std::vector<SetFigures> sets;
     for (const std::int64_t L : context.int_list("row_lengths"))
-        for (RowSet& set : row_sets(instance, L, context.seed()))
+        for (RowSet& set : row_sets(instance, L, context.seed(), context.claims()))
             sets.push_back(measure_set(context, model, std::move(set), L));
     return verdict_of(instance, sets);
 }

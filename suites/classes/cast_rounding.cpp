@@ -82,30 +82,13 @@ void expected_block(Format in, Format out, const std::uint32_t* x, std::uint32_t
 
 constexpr std::size_t kBlock = 4096;  // elements per batch conversion
 
-// The record of a sweep: the stores judged, and those a claimed flush leaves to C-CMP-02.
-struct CastTally {
-    StoreTally stores;
-    std::size_t left_to_cmp02 = 0;
-
-    void merge(const CastTally& other) {
-        stores.merge(other.stores);
-        left_to_cmp02 += other.left_to_cmp02;
-    }
-
-    spec::Json save() const { return {{"stores", stores.save()}, {"left_to_cmp02", left_to_cmp02}}; }
-    void restore(const spec::Json& saved) {
-        stores.restore(saved.at("stores"));
-        left_to_cmp02 = saved.at("left_to_cmp02").get<std::size_t>();
-    }
-};
-
 }  // namespace
 
 harness::CaseResult cast_rounding(harness::ProbeContext& context) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
     const bool narrow = narrowing(f.in, f.out);
-    const bool flush_claimed = context.claims().at("subnormals") == "flush";
+    const bool flush_claimed = flushes_subnormals(context.claims());
 
     // Widening: all 2^16 patterns at every depth; narrowing: all 2^32 at
     // full, else the curated cases and `samples` patterns of the tensor's
@@ -127,15 +110,15 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
     }
     const sweep::ChunkPlan plan(domain.size(), sweep::chunk_elements_from_environment());
 
-    CastTally total{StoreTally(f.out)};
+    StoreTally total(f.out, flush_claimed);
     const sweep::SweepCheckpoint checkpoint{[&] { return total.save(); },
                                             [&](const spec::Json& saved) { total.restore(saved); }};
     const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
-        sweep::judge_in_slices(chunk.count, CastTally{StoreTally(f.out)}, total,
-                               [&](std::size_t begin, std::size_t end, CastTally& s) {
+        sweep::judge_in_slices(chunk.count, StoreTally(f.out, flush_claimed), total,
+                               [&](std::size_t begin, std::size_t end, StoreTally& s) {
             std::uint32_t in[kBlock], expected[kBlock];
             for (std::size_t b = begin; b < end; b += kBlock) {
                 const std::size_t n = std::min(kBlock, end - b);
@@ -144,22 +127,19 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
                 std::size_t matches = 0;
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::uint32_t got = y.at(b + i);
-                    // Under a claimed flush, subnormal results are C-CMP-02's.
-                    if (flush_claimed && ref::classify(f.out, expected[i]) == ref::FloatClass::subnormal) {
-                        ++s.left_to_cmp02;
-                        continue;
-                    }
+                    // Under a claimed flush, subnormal inputs and results are C-CMP-02's.
+                    if (s.input_left_to_cmp02(f.in, in[i]) || s.left_to_cmp02(expected[i])) continue;
                     if (got == expected[i]) {
                         ++matches;
                         continue;
                     }
                     const std::size_t index = chunk.first + b + i;
                     StoreRecord r = store(index, source, ref::decode(f.in, in[i]), f.out, got);
-                    if (StoreRecord* kept = s.stores.judge(std::move(r), true))
+                    if (StoreRecord* kept = s.judge(std::move(r), true))
                         kept->inputs = {std::string("x[").append(std::to_string(index)).append("]=").append(
                             hex(f.in, in[i]))};
                 }
-                s.stores.add_matches(matches);
+                s.add_matches(matches);
             }
         });
     }, &checkpoint);
@@ -169,8 +149,7 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
                           {"chunks", plan.chunks()},
                           {"sweep_timing", timing.record()}};
     if (curated) details["curated"] = curated;
-    if (flush_claimed) details["subnormal_results_left_to_C-CMP-02"] = total.left_to_cmp02;
-    harness::CaseResult result = total.stores.verdict(instance, std::move(details));
+    harness::CaseResult result = total.verdict(instance, std::move(details));
     result.seed_independent = exhaustive;  // every pattern, whatever the seed
     return result;
 }

@@ -142,11 +142,12 @@ constexpr std::int64_t kSampleOutputsPerRun = 1 << 16;
 
 // Rows [first_row, first_row + rows) of the sampled data set: N(0,1), input
 // tensor 0, stream 0, element indices continuing across runs.
-HostTensor sampled_rows(const ConfigFormats& f, std::uint64_t seed, std::int64_t first_row, std::int64_t rows,
-                        std::int64_t length) {
+HostTensor sampled_rows(const harness::ProbeContext& context, const ConfigFormats& f, std::int64_t first_row,
+                        std::int64_t rows, std::int64_t length) {
     std::vector<std::uint32_t> bits(static_cast<std::size_t>(rows * length));
-    ref::fill_bits(f.in, ref::Normal{0, 1}, ref::TensorStream{seed, 0}, static_cast<std::uint64_t>(first_row * length),
-                   bits);
+    ref::fill_bits(f.in, ref::Normal{0, 1}, ref::TensorStream{context.seed(), 0},
+                   static_cast<std::uint64_t>(first_row * length), bits);
+    read_as_claimed(bits, f.in, context.claims());
     return tensor_of_bits(f.in_name, {rows, length}, bits);
 }
 
@@ -166,7 +167,7 @@ SampleCount reduce_sum_samples(harness::ProbeContext& context, const ConfigForma
     SampleCount count;
     for (std::int64_t first = 0; first < samples; first += kSampleOutputsPerRun) {
         const std::int64_t rows = std::min(kSampleOutputsPerRun, samples - first);
-        const HostTensor x = sampled_rows(f, context.seed(), first, rows, kSumSampleRowLength);
+        const HostTensor x = sampled_rows(context, f, first, rows, kSumSampleRowLength);
         const auto oracle = ref::reduce_sum_oracle(values(x), {static_cast<std::size_t>(rows), kSumSampleRowLength});
         const auto outputs = context.run(invocation(context.instance(), {x}, {rows}));
         for (std::size_t r = 0; r < oracle.value.size(); ++r) {
@@ -198,7 +199,7 @@ SampleCount softmax_samples(harness::ProbeContext& context, const ConfigFormats&
     SampleCount count;
     for (std::int64_t first = 0; first < total_rows; first += rows_per_run) {
         const std::int64_t rows = std::min(rows_per_run, total_rows - first);
-        const HostTensor x = sampled_rows(f, context.seed(), first, rows, kSoftmaxSampleRowLength);
+        const HostTensor x = sampled_rows(context, f, first, rows, kSoftmaxSampleRowLength);
         const auto x_values = values(x);
         const auto oracle = ref::softmax_oracle(x_values, {static_cast<std::size_t>(rows), kSoftmaxSampleRowLength},
                                                 ref::MaskedRow::nan);
@@ -264,9 +265,13 @@ SampleCount norm_samples(harness::ProbeContext& context, const ConfigFormats& f,
     const NormSampleBound bound{tolerance::StabilityBound::from_catalog(prc02).c, ref::info(f.acc).unit_roundoff,
                                 f.out, precision::default_eps(instance)};
     const std::int64_t L = kNormSampleRowLength;
-    const HostTensor gamma = generate(instance.config.inputs.at(1), {L}, ref::Normal{0, 1}, context.seed(), 1);
+    HostTensor gamma = generate(instance.config.inputs.at(1), {L}, ref::Normal{0, 1}, context.seed(), 1);
+    read_as_claimed(gamma, context.claims());
     HostTensor beta;
-    if (layernorm) beta = generate(instance.config.inputs.at(2), {L}, ref::Normal{0, 1}, context.seed(), 2);
+    if (layernorm) {
+        beta = generate(instance.config.inputs.at(2), {L}, ref::Normal{0, 1}, context.seed(), 2);
+        read_as_claimed(beta, context.claims());
+    }
     const auto gamma_values = values(gamma);
     const auto beta_values = layernorm ? values(beta) : std::vector<double>{};
     const std::int64_t samples = context.integer("samples");
@@ -275,7 +280,7 @@ SampleCount norm_samples(harness::ProbeContext& context, const ConfigFormats& f,
     SampleCount count;
     for (std::int64_t first = 0; first < total_rows; first += rows_per_run) {
         const std::int64_t rows = std::min(rows_per_run, total_rows - first);
-        const HostTensor x = sampled_rows(f, context.seed(), first, rows, L);
+        const HostTensor x = sampled_rows(context, f, first, rows, L);
         std::vector<HostTensor> inputs{x, gamma};
         if (layernorm) inputs.push_back(beta);
         const auto outputs = context.run(invocation(instance, std::move(inputs), {rows, L}));
@@ -309,7 +314,7 @@ void record_samples(spec::Json& details, const SampleCount& count) {
 
 harness::CaseResult conversion_rounding_matmul(harness::ProbeContext& context) {
     const ConfigFormats f = formats_of(context.instance());
-    StoreTally tally(f.out);
+    StoreTally tally(f.out, flushes_subnormals(context.claims()));
     spec::Json details = spec::Json::object();
     matmul_tie_sums(context, f, tally, details);
     return tally.verdict(context.instance(), std::move(details));
@@ -317,7 +322,7 @@ harness::CaseResult conversion_rounding_matmul(harness::ProbeContext& context) {
 
 harness::CaseResult conversion_rounding_reduce_sum(harness::ProbeContext& context) {
     const ConfigFormats f = formats_of(context.instance());
-    StoreTally tally(f.out);
+    StoreTally tally(f.out, flushes_subnormals(context.claims()));
     spec::Json details = spec::Json::object();
     reduce_sum_tie_sums(context, f, tally, details);
     if (narrowing_store(f.out, f.acc)) record_samples(details, reduce_sum_samples(context, f, tally, details));

@@ -52,11 +52,6 @@ struct NormRows {
     std::vector<double> x;    // [kRows, L]
 };
 
-std::vector<double> drawn(const std::string& dtype, std::vector<std::int64_t> shape, const ref::Distribution& d,
-                          std::uint64_t seed, std::uint32_t tensor) {
-    return values(generate(dtype, std::move(shape), d, seed, tensor));
-}
-
 // (5): a spread of about four input spacings at the mean.
 ref::Normal large_mean_distribution(const std::string& input) {
     if (input == "f16") return {1e3, 2.0};
@@ -64,22 +59,25 @@ ref::Normal large_mean_distribution(const std::string& input) {
     return {1e4, 1e-2};
 }
 
-std::vector<NormRows> data_sets(const std::string& input, std::int64_t L, std::uint64_t seed) {
+std::vector<NormRows> data_sets(const std::string& input, std::int64_t L, std::uint64_t seed,
+                                const harness::Claims& claims) {
+    const auto drawn = [&](const std::string& dtype, std::vector<std::int64_t> shape, const ref::Distribution& d,
+                           std::uint32_t tensor) { return draw_as_claimed(dtype, std::move(shape), d, seed, tensor, claims); };
     const ref::Normal large = large_mean_distribution(input);
     std::vector<NormRows> sets;
-    sets.push_back({"(1) normal(0,1)", false, drawn(input, {kRows, L}, ref::Normal{0.0, 1.0}, seed, 0)});
+    sets.push_back({"(1) normal(0,1)", false, drawn(input, {kRows, L}, ref::Normal{0.0, 1.0}, 0)});
     sets.push_back({"(5) normal(" + std::to_string(large.mean) + ", " + std::to_string(large.std) + ")", true,
-                    drawn(input, {kRows, L}, large, seed, 0)});
+                    drawn(input, {kRows, L}, large, 0)});
 
     NormRows constant{"(6) constant rows, c from uniform(512,1024)", true, {}};
-    for (const double c : drawn(input, {kRows}, ref::Uniform{512.0, 1024.0}, seed, 0))
+    for (const double c : drawn(input, {kRows}, ref::Uniform{512.0, 1024.0}, 0))
         constant.x.insert(constant.x.end(), static_cast<std::size_t>(L), c);
     sets.push_back(std::move(constant));
 
     const double largest = ref::info(float_format(input)).max_finite;
     const double spread = 0x1p-4 * std::fmin(largest, 0x1p64 / std::sqrt(static_cast<double>(L)));
     sets.push_back({"(7) normal(0, " + std::to_string(spread) + ")", false,
-                    drawn(input, {kRows, L}, ref::Normal{0.0, spread}, seed, 0)});
+                    drawn(input, {kRows, L}, ref::Normal{0.0, spread}, 0)});
     return sets;
 }
 
@@ -89,12 +87,13 @@ struct Affine {
     std::vector<double> gamma, beta;
 };
 
-std::vector<Affine> affines(const harness::Instance& instance, std::int64_t L, std::uint64_t seed) {
+std::vector<Affine> affines(const harness::Instance& instance, std::int64_t L, std::uint64_t seed,
+                            const harness::Claims& claims) {
     const auto n = static_cast<std::size_t>(L);
     std::vector<Affine> out{{"gamma 1, beta 0", std::vector<double>(n, 1.0), std::vector<double>(n, 0.0)}};
-    Affine drawn_affine{"gamma, beta from normal(0,1)", drawn(instance.config.inputs.at(1), {L}, ref::Normal{0.0, 1.0}, seed, 1), {}};
+    Affine drawn_affine{"gamma, beta from normal(0,1)", draw_as_claimed(instance.config.inputs.at(1), {L}, ref::Normal{0.0, 1.0}, seed, 1, claims), {}};
     if (instance.config.inputs.size() > 2)
-        drawn_affine.beta = drawn(instance.config.inputs.at(2), {L}, ref::Normal{0.0, 1.0}, seed, 2);
+        drawn_affine.beta = draw_as_claimed(instance.config.inputs.at(2), {L}, ref::Normal{0.0, 1.0}, seed, 2, claims);
     out.push_back(std::move(drawn_affine));
     return out;
 }
@@ -249,8 +248,8 @@ harness::CaseResult norm_cancellation_safety(harness::ProbeContext& context) {
     const std::string& input = instance.config.inputs.at(0);
     std::vector<SetFigures> sets;
     for (const std::int64_t L : context.int_list("row_lengths"))
-        for (const Affine& affine : affines(instance, L, context.seed()))
-            for (const NormRows& rows : data_sets(input, L, context.seed()))
+        for (const Affine& affine : affines(instance, L, context.seed(), context.claims()))
+            for (const NormRows& rows : data_sets(input, L, context.seed(), context.claims()))
                 sets.push_back(measure(context, model, rows, affine, L));
     return verdict_of(instance, sets);
 }

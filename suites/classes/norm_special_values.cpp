@@ -46,18 +46,20 @@ bool layernorm(const harness::Instance& instance) {
 }
 
 // gamma (input 1) and beta (input 2) from normal(0, 1), with specials placed.
-HostTensor feature_vector(const harness::Instance& instance, std::uint32_t input, std::uint64_t seed,
+HostTensor feature_vector(const harness::ProbeContext& context, std::uint32_t input,
                           const std::vector<Placement>& specials) {
-    HostTensor t = generate(instance.config.inputs.at(input), {static_cast<std::int64_t>(kRowLength)},
-                            ref::Normal{0, 1}, seed, input);
+    HostTensor t = generate(context.instance().config.inputs.at(input), {static_cast<std::int64_t>(kRowLength)},
+                            ref::Normal{0, 1}, context.seed(), input);
+    read_as_claimed(t, context.claims());
     for (const auto& p : specials) t.set_bits(p.position, p.bits);
     return t;
 }
 
-NormCall x_call(const harness::Instance& instance, const ConfigFormats& f, std::uint64_t seed) {
+NormCall x_call(const harness::ProbeContext& context, const ConfigFormats& f) {
+    const harness::Instance& instance = context.instance();
     const auto lines = singles_and_pairs(special_values_of(f.in));
-    NormCall c{"special x", rows_with(f, seed, lines), feature_vector(instance, 1, seed, {}), {}, {}, {}};
-    if (layernorm(instance)) c.beta = feature_vector(instance, 2, seed, {});
+    NormCall c{"special x", rows_with(f, context, lines), feature_vector(context, 1, {}), {}, {}, {}};
+    if (layernorm(instance)) c.beta = feature_vector(context, 2, {});
     for (const auto& line : lines) c.row_labels.push_back("x row: " + line.label);
     c.feature_labels.assign(kRowLength, "");
     return c;
@@ -65,8 +67,9 @@ NormCall x_call(const harness::Instance& instance, const ConfigFormats& f, std::
 
 // Specials in gamma and beta at the first, middle and last features; `gamma`
 // and `beta` give the value at each position (0: none).
-NormCall affine_call(const harness::Instance& instance, const ConfigFormats& f, std::uint64_t seed, std::string kind,
+NormCall affine_call(const harness::ProbeContext& context, const ConfigFormats& f, std::string kind,
                      const std::array<std::uint32_t, 3>& gamma, const std::array<std::uint32_t, 3>& beta) {
+    const harness::Instance& instance = context.instance();
     const SpecialValues sg = special_values_of(float_format(instance.config.inputs.at(1)));
     std::vector<Placement> in_gamma, in_beta;
     std::vector<std::string> labels(kRowLength, "");
@@ -84,20 +87,21 @@ NormCall affine_call(const harness::Instance& instance, const ConfigFormats& f, 
         }
     }
     const std::vector<SpecialLine> plain(static_cast<std::size_t>(kAffineRows), SpecialLine{"normal(0, 1) only", {}});
-    NormCall c{std::move(kind), rows_with(f, seed, plain), feature_vector(instance, 1, seed, in_gamma), {}, {}, labels};
-    if (layernorm(instance)) c.beta = feature_vector(instance, 2, seed, in_beta);
+    NormCall c{std::move(kind), rows_with(f, context, plain), feature_vector(context, 1, in_gamma), {}, {}, labels};
+    if (layernorm(instance)) c.beta = feature_vector(context, 2, in_beta);
     c.row_labels.assign(static_cast<std::size_t>(kAffineRows), "x row: normal(0, 1) only");
     return c;
 }
 
-std::vector<NormCall> calls(const harness::Instance& instance, const ConfigFormats& f, std::uint64_t seed) {
-    std::vector<NormCall> out{x_call(instance, f, seed)};
+std::vector<NormCall> calls(const harness::ProbeContext& context, const ConfigFormats& f) {
+    const harness::Instance& instance = context.instance();
+    std::vector<NormCall> out{x_call(context, f)};
     const SpecialValues g = special_values_of(float_format(instance.config.inputs.at(1)));
-    out.push_back(affine_call(instance, f, seed, "special gamma", {g.plus_nan, g.plus_inf, g.minus_inf}, {0, 0, 0}));
+    out.push_back(affine_call(context, f, "special gamma", {g.plus_nan, g.plus_inf, g.minus_inf}, {0, 0, 0}));
     if (layernorm(instance)) {
         const SpecialValues b = special_values_of(float_format(instance.config.inputs.at(2)));
-        out.push_back(affine_call(instance, f, seed, "special beta", {0, 0, 0}, {b.minus_nan, b.minus_inf, b.plus_inf}));
-        out.push_back(affine_call(instance, f, seed, "special gamma and beta", {g.plus_inf, g.plus_nan, g.minus_inf},
+        out.push_back(affine_call(context, f, "special beta", {0, 0, 0}, {b.minus_nan, b.minus_inf, b.plus_inf}));
+        out.push_back(affine_call(context, f, "special gamma and beta", {g.plus_inf, g.plus_nan, g.minus_inf},
                                   {b.minus_inf, b.plus_inf, b.plus_inf}));
     }
     return out;
@@ -117,7 +121,7 @@ harness::CaseResult norm_special_values(harness::ProbeContext& context) {
     if (!precision::is_norm(precision::reducing_operator(instance)))
         throw std::invalid_argument(instance.id + ": this C-EXC-01 probe measures layernorm and rmsnorm only");
     const ConfigFormats f = formats_of(instance);
-    const std::vector<NormCall> all = calls(instance, f, context.seed());
+    const std::vector<NormCall> all = calls(context, f);
 
     const bool has_beta = layernorm(instance);
     std::vector<SpecialBatch> batches;

@@ -109,7 +109,7 @@ Batch output_side(const harness::ProbeContext& context, const ConfigFormats& f) 
     const double smallest = smallest_function_probe_value(context, f);
     const auto y = y_pres_of(instance, b.inputs);
     for (std::size_t i = 0; i < y.size(); ++i)
-        if (is_subnormal(f.out, ref::round_to(f.out, y[i])) && std::fabs(y[i]) >= smallest)
+        if (inside_subnormal_range(f.out, y[i], smallest))
             b.elements.push_back({i, SubnormalSide::output, y[i], 0.0, false});
     b.inputs_of = row_evidence(b.inputs);
     return b;  // no elements where the output's range holds the results as normals

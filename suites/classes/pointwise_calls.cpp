@@ -59,16 +59,18 @@ std::array<std::size_t, 3> placed_positions(std::size_t length) {
             ref::position_index(P::last, length)};
 }
 
-std::vector<HostTensor> placed_inputs(const harness::Instance& instance, std::uint64_t seed, std::size_t length,
+std::vector<HostTensor> placed_inputs(const harness::ProbeContext& context, std::size_t length,
                                       const PlacedProbe& probe) {
+    const harness::Instance& instance = context.instance();
     const Operands operands = operands_of(instance);
     if (probe.operands.size() != operands.size())
         throw std::logic_error("pointwise probe '" + probe.label + "' has " + std::to_string(probe.operands.size()) +
                                " operands for " + std::to_string(operands.size()));
     std::vector<HostTensor> inputs;
     for (std::size_t k = 0; k < operands.size(); ++k) {
-        HostTensor t = generate(operands.dtypes[k], {static_cast<std::int64_t>(length)}, ref::Normal{0, 1}, seed,
-                                static_cast<std::uint32_t>(k));
+        HostTensor t = generate(operands.dtypes[k], {static_cast<std::int64_t>(length)}, ref::Normal{0, 1},
+                                context.seed(), static_cast<std::uint32_t>(k));
+        read_as_claimed(t, context.claims());
         if (probe.operands[k])
             for (const std::size_t i : placed_positions(length)) t.set_bits(i, *probe.operands[k]);
         inputs.push_back(std::move(t));

@@ -44,7 +44,7 @@ std::array<std::size_t, 3> placed_positions(std::size_t length);
 // The inputs of one call of `length` elements: operand k drawn from
 // normal(0, 1) as input tensor k with the case seed, the probe's encodings
 // at its placed positions.
-std::vector<harness::HostTensor> placed_inputs(const harness::Instance& instance, std::uint64_t seed,
+std::vector<harness::HostTensor> placed_inputs(const harness::ProbeContext& context,
                                                std::size_t length, const PlacedProbe& probe);
 
 // Tensors of [n] elements holding `columns[k]` (one vector of values per

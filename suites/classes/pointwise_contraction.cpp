@@ -269,7 +269,7 @@ harness::CaseResult judge_elementwise(harness::ProbeContext& context) {
     if (mul_add) run("mul_add(a, b, -RN(a * b))", contraction_inputs(instance, context.seed()), {});
     const auto positions = placed_positions(kIeeeLength);
     for (const auto& probe : elementwise_ieee_probes(function, f))
-        run(probe.label, placed_inputs(instance, context.seed(), kIeeeLength, probe),
+        run(probe.label, placed_inputs(context, kIeeeLength, probe),
             {positions.begin(), positions.end()});
     return tally.verdict(claim);
 }
@@ -280,7 +280,7 @@ harness::CaseResult judge_unary(harness::ProbeContext& context) {
     const ref::Format f = float_format(instance.config.output);
     Tally tally(instance, claim == "on");
     for (const auto& probe : unary_ieee_probes(*instance.function, f)) {
-        const auto inputs = placed_inputs(instance, context.seed(), kIeeeLength, probe);
+        const auto inputs = placed_inputs(context, kIeeeLength, probe);
         const Evaluations y = evaluate(instance, inputs);
         const HostTensor output =
             context.run(invocation(instance, inputs, {static_cast<std::int64_t>(kIeeeLength)})).at(0);

@@ -42,35 +42,27 @@ bool narrow_output(const ConfigFormats& f) { return ref::info(f.out).precision <
 // The record of a case: the stores judged, with the counts of check (b).
 struct RoundingTally {
     StoreTally stores;
-    std::size_t sampled = 0, qualifying = 0, left_to_cmp02 = 0;
+    std::size_t sampled = 0, qualifying = 0;
 
     void merge(const RoundingTally& other) {
         stores.merge(other.stores);
         sampled += other.sampled;
         qualifying += other.qualifying;
-        left_to_cmp02 += other.left_to_cmp02;
     }
 
     // Check (b) on one output: y* and E known, the stored `got`. Returns the
     // record kept as the first mismatch of its kind (the caller adds its inputs).
     StoreRecord* judge_near(std::size_t index, const std::string& probe, ref::Format out, double y, double width,
-                            std::uint32_t got, bool flush_claimed) {
+                            std::uint32_t got) {
         ++sampled;
         if (!std::isfinite(y) || !clear_of_midpoints(out, y, width)) return nullptr;
         ++qualifying;
-        StoreRecord r = store(index, probe, y, out, got, width);
-        if (flush_claimed && ref::classify(out, r.expected) == ref::FloatClass::subnormal) {
-            ++left_to_cmp02;  // C-CMP-02's, under a claimed flush
-            return nullptr;
-        }
-        return stores.judge(std::move(r), false);
+        return stores.judge(store(index, probe, y, out, got, width), false);
     }
 };
 
-spec::Json sample_details(const RoundingTally& t, bool flush_claimed) {
-    spec::Json d = {{"sampled_outputs", t.sampled}, {"qualifying_outputs", t.qualifying}};
-    if (flush_claimed) d["subnormal_results_left_to_C-CMP-02"] = t.left_to_cmp02;
-    return d;
+spec::Json sample_details(const RoundingTally& t) {
+    return {{"sampled_outputs", t.sampled}, {"qualifying_outputs", t.qualifying}};
 }
 
 std::string element(const std::string& name, std::size_t index, Format format, std::uint32_t bits) {
@@ -142,17 +134,12 @@ void elementwise_tie_sums(harness::ProbeContext& context, const ConfigFormats& f
 harness::CaseResult unary_rounding(harness::ProbeContext& context) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
-    RoundingTally total{StoreTally(f.out)};
-    if (!narrow_output(f)) {
-        return total.stores.verdict(instance, {{"note", std::string("output dtype ")
-                                                                .append(f.out_name)
-                                                                .append(" is the evaluation's: no narrowing store to judge")}});
-    }
+    const bool flush_claimed = flushes_subnormals(context.claims());
+    RoundingTally total{StoreTally(f.out, flush_claimed)};
     const auto function = ref::parse_unary_function(instance.function.value_or(""));
     if (!function) throw std::invalid_argument(std::string("C-PRC-04 on unary needs one of its functions: ").append(instance.id));
     const std::string name(ref::unary_function_name(*function));
     const double f32_bound = ulp_table_entry(cmp01(context).tolerance.params, name, "f32");
-    const bool flush_claimed = context.claims().at("subnormals") == "flush";
 
     const auto samples = static_cast<std::size_t>(context.integer("samples"));
     const sweep::EncodingDomain domain = sweep::EncodingDomain::listed(
@@ -163,20 +150,21 @@ harness::CaseResult unary_rounding(harness::ProbeContext& context) {
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {
         const sweep::EncodingView x(call.inputs[0]), y(outputs[0]);
-        sweep::judge_in_slices(chunk.count, RoundingTally{StoreTally(f.out)}, total,
+        sweep::judge_in_slices(chunk.count, RoundingTally{StoreTally(f.out, flush_claimed)}, total,
                                [&](std::size_t begin, std::size_t end, RoundingTally& t) {
             for (std::size_t i = begin; i < end; ++i) {
+                if (t.stores.input_left_to_cmp02(f.in, x.at(i))) continue;
                 // The argument is exact in f32; cr32 is the f32 evaluation's reference.
                 const std::uint32_t x32 = ref::encode(Format::f32, ref::decode(f.in, x.at(i)));
                 const double cr32 = ref::decode(Format::f32, ref::correctly_rounded_bits(*function, Format::f32, x32));
                 const double width = f32_bound * ref::ulp_at(Format::f32, cr32);
                 const std::size_t index = chunk.first + i;
-                if (StoreRecord* kept = t.judge_near(index, probe, f.out, cr32, width, y.at(i), flush_claimed))
+                if (StoreRecord* kept = t.judge_near(index, probe, f.out, cr32, width, y.at(i)))
                     kept->inputs = {element("x", index, f.in, x.at(i))};
             }
         });
     });
-    spec::Json details = sample_details(total, flush_claimed);
+    spec::Json details = sample_details(total);
     details["accumulator_side_bound"] = cite(cmp01(context));
     details["f32_bound_ulp"] = f32_bound;
     details["sweep_timing"] = timing.record();
@@ -187,13 +175,12 @@ harness::CaseResult elementwise_rounding(harness::ProbeContext& context) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
     const auto function = elementwise_function(instance);
-    const bool flush_claimed = context.claims().at("subnormals") == "flush";
     const bool fused_accepted = function == ref::ElementwiseFunction::mul_add && context.claims().at("fp_contract") == "on";
-    RoundingTally total{StoreTally(f.out)};
+    RoundingTally total{StoreTally(f.out, flushes_subnormals(context.claims()))};
     spec::Json details = spec::Json::object();
     if (function == ref::ElementwiseFunction::add || function == ref::ElementwiseFunction::mul_add)
         elementwise_tie_sums(context, f, function, total, details);
-    if (!narrow_output(f)) {
+    if (!narrow_output(f)) {  // an f32 output has no narrowing store: NOT_APPLICABLE in the plan
         details["note"] = std::string("output dtype ").append(f.out_name).append(": no narrowing store for check (b)");
         return total.stores.verdict(instance, std::move(details));
     }
@@ -201,8 +188,10 @@ harness::CaseResult elementwise_rounding(harness::ProbeContext& context) {
     const auto samples = static_cast<std::int64_t>(context.integer("samples"));
     const int arity = function == ref::ElementwiseFunction::mul_add ? 3 : 2;
     std::vector<HostTensor> inputs;
-    for (int k = 0; k < arity; ++k)
+    for (int k = 0; k < arity; ++k) {
         inputs.push_back(generate(f.in_name, {samples}, ref::Normal{0, 1}, context.seed(), static_cast<std::uint32_t>(k)));
+        read_as_claimed(inputs.back(), context.claims());
+    }
     const auto outputs = context.run(invocation(instance, inputs, {samples}));
     const double u32 = ref::info(Format::f32).unit_roundoff;
     const std::string probe = "N(0,1) operands";
@@ -218,12 +207,12 @@ harness::CaseResult elementwise_rounding(harness::ProbeContext& context) {
             ++total.sampled;
             continue;
         }
-        if (StoreRecord* kept = total.judge_near(i, probe, f.out, y, width, got, flush_claimed)) {
+        if (StoreRecord* kept = total.judge_near(i, probe, f.out, y, width, got)) {
             kept->inputs = {element("a", i, f.in, bits_at(inputs[0], i)), element("b", i, f.in, bits_at(inputs[1], i))};
             if (arity == 3) kept->inputs.push_back(element("c", i, f.in, bits_at(inputs[2], i)));
         }
     }
-    details.update(sample_details(total, flush_claimed));
+    details.update(sample_details(total));
     return total.stores.verdict(instance, std::move(details));
 }
 

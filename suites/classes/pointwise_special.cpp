@@ -142,7 +142,7 @@ harness::CaseResult judge_probes(harness::ProbeContext& context, const std::vect
     const Operands operands = operands_of(instance);
     std::vector<SpecialBatch> batches;
     for (const auto& probe : probes) {
-        const auto inputs = placed_inputs(instance, context.seed(), kLength, probe);
+        const auto inputs = placed_inputs(context, kLength, probe);
         const Evaluations y = evaluate(instance, inputs);
         SpecialBatch batch{context.run(invocation(instance, inputs, {static_cast<std::int64_t>(kLength)})).at(0), {},
                            [operands, inputs](std::size_t i) { return element_inputs(operands, inputs, i); }};

@@ -88,8 +88,9 @@ bool outputs_along_reduced_axis(ReducingOperator op) { return op == ReducingOper
 
 bool is_norm(ReducingOperator op) { return op == ReducingOperator::layernorm || op == ReducingOperator::rmsnorm; }
 
-ReductionProblem draw_problem(const harness::Instance& instance, std::int64_t rows, std::int64_t k, std::int64_t cols,
-                              const ref::Distribution& distribution, std::uint64_t seed, std::string data_set) {
+ReductionProblem draw_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t rows,
+                              std::int64_t k, std::int64_t cols, const ref::Distribution& distribution,
+                              std::uint64_t seed, std::string data_set) {
     ReductionProblem p;
     p.op = reducing_operator(instance);
     p.rows = rows;
@@ -105,6 +106,9 @@ ReductionProblem draw_problem(const harness::Instance& instance, std::int64_t ro
         p.eps = default_eps(instance);
     }
     if (p.op == ReducingOperator::layernorm) p.shift = drawn_values(input_dtype(instance, 2), size(k), distribution, seed, 2);
+    read_as_claimed(p.a, float_format(input_dtype(instance, 0)), claims);
+    if (!p.b.empty()) read_as_claimed(p.b, float_format(input_dtype(instance, 1)), claims);
+    if (!p.shift.empty()) read_as_claimed(p.shift, float_format(input_dtype(instance, 2)), claims);
     return p;
 }
 

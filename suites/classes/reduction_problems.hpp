@@ -39,9 +39,11 @@ struct ReductionProblem {
     std::string data_set;   // how the operands were made, for evidence
 };
 
-// Operands from `distribution` with the case seed (operand t is input tensor t).
-ReductionProblem draw_problem(const harness::Instance& instance, std::int64_t rows, std::int64_t k, std::int64_t cols,
-                              const ref::Distribution& distribution, std::uint64_t seed, std::string data_set);
+// Operands from `distribution` with the case seed (operand t is input
+// tensor t), read as the claims say (operator_io.hpp, read_as_claimed).
+ReductionProblem draw_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t rows,
+                              std::int64_t k, std::int64_t cols, const ref::Distribution& distribution,
+                              std::uint64_t seed, std::string data_set);
 
 // A norm problem's gamma set to ones and beta to zeros, as C-ORD-01's
 // precondition runs the norms (y is then the normalised row itself).

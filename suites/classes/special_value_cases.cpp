@@ -60,9 +60,10 @@ std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s) {
 }
 
 // Rows of normal(0, 1) (input tensor 0, the case seed) with the lines' specials in place.
-HostTensor rows_with(const ConfigFormats& f, std::uint64_t seed, const std::vector<SpecialLine>& lines) {
+HostTensor rows_with(const ConfigFormats& f, const harness::ProbeContext& context, const std::vector<SpecialLine>& lines) {
     HostTensor x = generate(f.in_name, {static_cast<std::int64_t>(lines.size()), static_cast<std::int64_t>(kRowLength)},
-                            ref::Normal{0, 1}, seed, 0);
+                            ref::Normal{0, 1}, context.seed(), 0);
+    read_as_claimed(x, context.claims());
     for (std::size_t r = 0; r < lines.size(); ++r)
         for (const auto& p : lines[r].specials) x.set_bits(r * kRowLength + p.position, p.bits);
     return x;

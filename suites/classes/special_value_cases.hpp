@@ -52,7 +52,8 @@ SpecialLine filled(std::string label, std::vector<std::uint32_t> cycle);
 std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s);
 
 // Rows of normal(0, 1) (input tensor 0, the case seed) with the lines' specials in place.
-harness::HostTensor rows_with(const exactness::ConfigFormats& f, std::uint64_t seed,
+// The normal(0, 1) background is read as the claims say (operator_io.hpp).
+harness::HostTensor rows_with(const exactness::ConfigFormats& f, const harness::ProbeContext& context,
                               const std::vector<SpecialLine>& lines);
 
 }  // namespace kcs::suites::special_cases

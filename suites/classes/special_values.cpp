@@ -61,7 +61,7 @@ std::vector<double> sum_of_rows(std::span<const double> x, const ref::RowShape& 
 harness::CaseResult judge_reduction(harness::ProbeContext& context, const std::vector<SpecialLine>& lines,
                                     RowOracle oracle) {
     const ConfigFormats f = formats_of(context.instance());
-    const HostTensor x = rows_with(f, context.seed(), lines);
+    const HostTensor x = rows_with(f, context, lines);
     const auto y = oracle(values(x), {lines.size(), kRowLength});
     const auto outputs = context.run(invocation(context.instance(), {x}, {static_cast<std::int64_t>(lines.size())}));
     std::vector<Element> elements;
@@ -159,8 +159,9 @@ harness::CaseResult judge_matmul(harness::ProbeContext& context) {
     const auto m = static_cast<std::int64_t>(rows.size()), n = static_cast<std::int64_t>(columns.size());
     const auto k = static_cast<std::int64_t>(kInner);
 
-    HostTensor a = rows_with(f, context.seed(), rows);
+    HostTensor a = rows_with(f, context, rows);
     HostTensor b = generate(b_dtype, {k, n}, ref::Normal{0, 1}, context.seed(), 1);
+    read_as_claimed(b, context.claims());
     for (std::size_t c = 0; c < columns.size(); ++c)
         for (const auto& p : columns[c].specials) b.set_bits(p.position * columns.size() + c, p.bits);
 
@@ -203,7 +204,7 @@ harness::CaseResult special_values_softmax(harness::ProbeContext& context) {
     const ConfigFormats f = formats_of(instance);
     const auto lines = softmax_lines(special_values_of(f.in), context.seed());
     const bool masked_row_zero = context.claims().at("masked_row") == "zero";
-    const HostTensor x = rows_with(f, context.seed(), lines);
+    const HostTensor x = rows_with(f, context, lines);
     const auto x_values = values(x);
     const auto oracle = ref::softmax_oracle(x_values, {lines.size(), kRowLength},
                                             masked_row_zero ? ref::MaskedRow::zero : ref::MaskedRow::nan);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "exactness_common.hpp"
+#include "kcs/suites/operator_io.hpp"
 
 namespace kcs::suites {
 
@@ -82,7 +83,20 @@ StoreRecord store(std::size_t index, std::string probe, double value, ref::Forma
     return r;
 }
 
+bool StoreTally::left_to_cmp02(std::uint32_t expected) {
+    if (!flush_ || ref::classify(out_, expected) != ref::FloatClass::subnormal) return false;
+    ++left_to_cmp02_;
+    return true;
+}
+
+bool StoreTally::input_left_to_cmp02(ref::Format in_format, std::uint32_t in) {
+    if (!flush_ || ref::classify(in_format, in) != ref::FloatClass::subnormal) return false;
+    ++left_to_cmp02_;
+    return true;
+}
+
 StoreRecord* StoreTally::judge(StoreRecord record, bool exact_value) {
+    if (left_to_cmp02(record.expected)) return nullptr;
     record.kind = exact_value ? judge_exact_store(out_, record.value, record.got)
                               : judge_store_near(out_, record.expected, record.got);
     ++checked_;
@@ -95,6 +109,7 @@ StoreRecord* StoreTally::judge(StoreRecord record, bool exact_value) {
 }
 
 void StoreTally::merge(const StoreTally& other) {
+    left_to_cmp02_ += other.left_to_cmp02_;
     checked_ += other.checked_;
     mismatches_ += other.mismatches_;
     for (const auto& [kind, count] : other.by_kind_) by_kind_[kind] += count;
@@ -123,7 +138,7 @@ spec::Json StoreTally::save() const {
         first.push_back({{"kind", static_cast<int>(kind)}, {"index", r.index}, {"probe", r.probe},
                          {"value", bits_of(r.value)}, {"expected", r.expected}, {"got", r.got},
                          {"width", bits_of(r.width)}, {"inputs", r.inputs}});
-    return {{"out", ref::to_string(out_)}, {"checked", checked_}, {"mismatches", mismatches_},
+    return {{"out", ref::to_string(out_)}, {"left_to_cmp02", left_to_cmp02_}, {"checked", checked_}, {"mismatches", mismatches_},
             {"by_kind", by_kind_}, {"kinds", std::move(kinds)}, {"first", std::move(first)}};
 }
 
@@ -132,6 +147,7 @@ void StoreTally::restore(const spec::Json& saved) {
         if (saved.at("out").get<std::string>() != ref::to_string(out_))
             throw std::invalid_argument("a saved store tally of output dtype " + saved.at("out").get<std::string>() +
                                         ", not " + std::string(ref::to_string(out_)));
+        left_to_cmp02_ = saved.at("left_to_cmp02").get<std::size_t>();
         checked_ = saved.at("checked").get<std::size_t>();
         mismatches_ = saved.at("mismatches").get<std::size_t>();
         by_kind_ = saved.at("by_kind").get<std::map<std::string, std::size_t>>();
@@ -165,6 +181,7 @@ harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec:
     e.judged = {checked_, "stores"};
     details["bound"] = cite(*instance.contract);
     details["checked"] = checked_;
+    if (flush_) details["subnormals_left_to_C-CMP-02"] = left_to_cmp02_;
     details["mismatches_by_kind"] = by_kind_;
     e.details = std::move(details);
     if (mismatches_ == 0)
@@ -211,7 +228,7 @@ const spec::ContractClass& accumulator_side_class(const harness::ProbeContext& c
 
 harness::CaseResult judge_sampled_stores(harness::ProbeContext& context, const SampledStoreJudge& judge) {
     const exactness::ConfigFormats f = exactness::formats_of(context.instance());
-    StoreTally tally(f.out);
+    StoreTally tally(f.out, flushes_subnormals(context.claims()));
     spec::Json details = spec::Json::object();
     if (narrowing_store(f.out, f.acc)) judge(f, tally, details);
     else details["note"] = "output dtype " + f.out_name + " is the accumulator's: no narrowing store to judge";

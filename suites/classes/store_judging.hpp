@@ -63,11 +63,20 @@ StoreRecord store(std::size_t index, std::string probe, double value, ref::Forma
 
 class StoreTally {
 public:
-    explicit StoreTally(ref::Format out) : out_(out) {}
+    // `flush`: subnormals: flush is claimed (SPEC.md section 8), so stores
+    // whose RN_out value is subnormal, and those of a subnormal input, are
+    // C-CMP-02's (the model bitwise_rne leaves them to subnormal_policy).
+    explicit StoreTally(ref::Format out, bool flush = false) : out_(out), flush_(flush) {}
 
     // Judges one store. Returns the kept record when it is the first mismatch
     // of its kind (the caller then adds its inputs to the evidence), else null.
     StoreRecord* judge(StoreRecord record, bool exact_value);
+
+    // Under a claimed flush: whether the store of RN_out bits `expected`, or
+    // of an input `in` of format `in_format`, is left to C-CMP-02 (then
+    // counted as such and not judged here). Always false without the claim.
+    bool left_to_cmp02(std::uint32_t expected);
+    bool input_left_to_cmp02(ref::Format in_format, std::uint32_t in);
 
     // Stores found equal to RN_out by a faster comparison (a sweep's bitwise
     // check of whole blocks), counted without a record.
@@ -78,6 +87,7 @@ public:
     void merge(const StoreTally& other);
 
     std::size_t checked() const { return checked_; }
+    std::size_t left_to_cmp02_count() const { return left_to_cmp02_; }
     std::size_t mismatches() const { return mismatches_; }
 
     // The whole tally as JSON that restores it bit for bit (doubles as their
@@ -93,6 +103,8 @@ private:
     const StoreRecord& worst_for(const std::string& signature) const;
 
     ref::Format out_;
+    bool flush_ = false;
+    std::size_t left_to_cmp02_ = 0;
     std::size_t checked_ = 0;
     std::size_t mismatches_ = 0;
     std::map<std::string, std::size_t> by_kind_;

@@ -111,6 +111,11 @@ double smallest_function_probe_value(const harness::ProbeContext& context, const
 
 bool is_subnormal(ref::Format f, double v) { return v != 0 && std::fabs(v) < ref::info(f).min_normal; }
 
+bool inside_subnormal_range(ref::Format out, double y_pres, double smallest) {
+    return is_subnormal(out, ref::round_to(out, y_pres)) && std::fabs(y_pres) >= smallest &&
+           std::fabs(y_pres) <= ref::info(out).min_normal - smallest;
+}
+
 double flush_input(ref::Format in, double v) { return is_subnormal(in, v) ? std::copysign(0.0, v) : v; }
 
 double flushed_result(ref::Format out, double v) {

@@ -47,6 +47,12 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
 // 2^-19 in f16, 2^-128 in bf16): the smallest |y_pres| a function probe may use.
 double smallest_function_probe_value(const harness::ProbeContext& context, const exactness::ConfigFormats& f);
 
+// An output-side element of a function probe: y_pres rounds into the output
+// dtype's subnormal range with that margin (`smallest`) to spare on both
+// sides, so that every value within C-CMP-01's allowance of it is
+// subnormal too, neither a zero nor normal, and flushing tells on it.
+bool inside_subnormal_range(ref::Format out, double y_pres, double smallest);
+
 // ---------------------------------------------------------------- the oracle of exact probes
 
 bool is_subnormal(ref::Format f, double v);

@@ -331,13 +331,14 @@ constexpr std::size_t kSoftmaxRowLength = 64;
 // exp(x) / s fall in the output's subnormal range at or above the smallest
 // probe probability. s < 1 + (L - 1) tiny(out), so the logits start where
 // exp(x) reaches that probability times this factor; they end where exp(x)
-// still rounds below tiny(out).
+// stays that probability below tiny(out), so that no value within C-CMP-01's
+// allowance of any of them is normal (inside_subnormal_range).
 Batch softmax_batch(const harness::ProbeContext& context, const ConfigFormats& f, GridDraws& draws) {
     const auto& out = ref::info(f.out);
     const double smallest = smallest_function_probe_value(context, f);
     const double denominator_above_one = static_cast<double>(kSoftmaxRowLength - 1) * out.min_normal;
     const double x_low = value_at_or_above(f.in, std::log(smallest) + std::log1p(denominator_above_one));
-    const double x_high = value_at_or_below(f.in, std::log(out.min_normal - out.min_subnormal / 2));
+    const double x_high = value_at_or_below(f.in, std::log(out.min_normal - smallest));
     if (!(x_low <= x_high)) throw std::logic_error("C-CMP-02 softmax probe: no logit gives a subnormal probability");
     // Negative values order their patterns by magnitude.
     const std::int64_t low_bits = ref::encode(f.in, x_high), high_bits = ref::encode(f.in, x_low);
@@ -356,8 +357,7 @@ Batch softmax_batch(const harness::ProbeContext& context, const ConfigFormats& f
     const auto y = ref::softmax_oracle(x, {kSoftmaxRows, kSoftmaxRowLength}, ref::MaskedRow::nan).value;
     for (std::size_t i = 0; i < y.size(); ++i) {
         if (i % kSoftmaxRowLength == 0) continue;  // the row maximum: probability near 1 either way
-        const double rounded = ref::round_to(f.out, y[i]);
-        if (!(is_subnormal(f.out, rounded) && y[i] >= smallest))
+        if (!inside_subnormal_range(f.out, y[i], smallest))
             throw std::logic_error("C-CMP-02 softmax probe: a probability left the subnormal window");
         b.elements.push_back({i, SubnormalSide::output, y[i], 0.0, false});
     }

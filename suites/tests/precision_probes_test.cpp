@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../tolerance/exact_when_representable.hpp"
+#include "../tolerance/dot_bound.hpp"
 #include "../tolerance/order_bound.hpp"
 #include "../tolerance/stability_bound.hpp"
 #include "probe_test_support.hpp"
@@ -56,20 +57,39 @@ TEST(PrecisionModels, OrderBoundJudgesErrorsAndDiameter) {
     const std::vector<double> exact{10.0}, magnitude{0.0};  // B = u(out) |y*| = 10 * 2^-8
     const double B = 10.0 * 0x1p-8;
     // Two orders within B of y* but 1.5 B apart: both checks hold.
-    auto r = model.check({{10.0 + 0.75 * B}, {10.0 - 0.75 * B}}, exact, magnitude, 256, 0x1p-24, 0x1p-8, 0x1p-126);
+    auto r = model.check({{10.0 + 0.75 * B}, {10.0 - 0.75 * B}}, exact, magnitude, 256, 0x1p-24, 0x1p-8, {0x1p-126, false});
     EXPECT_TRUE(r.errors_pass());
     EXPECT_TRUE(r.diameters_pass());
     EXPECT_DOUBLE_EQ(r.worst_diameter_ratio, 1.5);
     // 2.5 B apart: the diameter exceeds 2 B, and one error exceeds B.
-    r = model.check({{10.0 + 1.25 * B}, {10.0 - 1.25 * B}}, exact, magnitude, 256, 0x1p-24, 0x1p-8, 0x1p-126);
+    r = model.check({{10.0 + 1.25 * B}, {10.0 - 1.25 * B}}, exact, magnitude, 256, 0x1p-24, 0x1p-8, {0x1p-126, false});
     EXPECT_FALSE(r.diameters_pass());
     EXPECT_EQ(r.errors_over_bound, 2u);
     EXPECT_EQ(r.lowest_order, 1u);
     EXPECT_EQ(r.highest_order, 0u);
     // A NaN in one order: unbounded.
-    r = model.check({{10.0}, {NAN}}, exact, magnitude, 256, 0x1p-24, 0x1p-8, 0x1p-126);
+    r = model.check({{10.0}, {NAN}}, exact, magnitude, 256, 0x1p-24, 0x1p-8, {0x1p-126, false});
     EXPECT_FALSE(r.diameters_pass());
     EXPECT_TRUE(std::isinf(r.worst_diameter_ratio));
+}
+
+// Below the output's normal range the output term is half the subnormal
+// spacing; under subnormals: flush a result there may be a zero instead,
+// which the term then covers (output_underflow.hpp), and only there.
+TEST(PrecisionModels, UnderFlushAResultBelowTheNormalRangeMayBeZero) {
+    const double tiny = 0x1p-14, u = 0x1p-11;  // f16
+    const tolerance::OutputUnderflow gradual{tiny, false}, flush{tiny, true};
+    EXPECT_DOUBLE_EQ(gradual.term(u, 1.0, 0.0), u);
+    EXPECT_DOUBLE_EQ(gradual.term(u, 0x1p-16, 0.0), u * tiny);
+    EXPECT_DOUBLE_EQ(flush.term(u, 0x1p-16, 0.0), u * tiny + tiny);
+    EXPECT_DOUBLE_EQ(flush.term(u, 1.0, 0.0), u) << "a normal result never flushes";
+    // Just above tiny, but within the accumulator side of it: the kernel's value may lie below.
+    EXPECT_DOUBLE_EQ(flush.term(u, 1.01 * tiny, 0.02 * tiny), u * 1.01 * tiny + tiny);
+    EXPECT_DOUBLE_EQ(flush.term(u, 1.01 * tiny, 0.0), u * 1.01 * tiny);
+    const tolerance::DotBound model{{1.0, 1000, 6.0, 0.667}};
+    EXPECT_GE(model.bound_with_underflow(256, 0x1p-24, u, flush, 0.0, 0x1p-16), 0x1p-16)
+        << "a flushed softmax probability of 2^-16 is within the bound under flush";
+    EXPECT_LT(model.bound_with_underflow(256, 0x1p-24, u, gradual, 0.0, 0x1p-16), 0x1p-16);
 }
 
 TEST(PrecisionModels, StabilityBoundChecksFinitenessElementsAndRowSums) {

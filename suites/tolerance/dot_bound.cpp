@@ -19,9 +19,10 @@ double DotBound::element_bound(std::int64_t K, double u_acc, double u_out, doubl
     return ref::dot_bound_tolerance(params, K, u_acc, u_out, magnitude, exact);
 }
 
-double DotBound::bound_with_underflow(std::int64_t K, double u_acc, double u_out, double tiny_out, double magnitude,
-                                      double exact) const {
-    return element_bound(K, u_acc, u_out, magnitude, std::fmax(std::fabs(exact), tiny_out));
+double DotBound::bound_with_underflow(std::int64_t K, double u_acc, double u_out, const OutputUnderflow& underflow,
+                                      double magnitude, double exact) const {
+    const double inner = element_bound(K, u_acc, 0.0, magnitude, exact);
+    return inner + underflow.term(u_out, exact, inner);
 }
 
 ref::DotBoundResult DotBound::check(std::span<const double> got, std::span<const double> exact,

@@ -10,14 +10,11 @@
 // They apply only where the output is the reduction itself and the output
 // dtype is the accumulator dtype; the probe says which.
 //
-// Output rounding below the normal range. u(out) bounds the error of
-// rounding to the output relative to |y*| only in the output's normal range
-// (SPEC section 1, "Unit roundoff"); below it, gradual underflow errs by at
-// most half the subnormal spacing, u(out) * tiny(out), tiny the smallest
-// normal. The probes therefore judge elements by bound_with_underflow(),
-// with u(out) * max(|y*|, tiny(out)): the catalog's term wherever y* is in
-// the output's normal range, its first-principles extension below it
-// (softmax probabilities in f16 fall there).
+// Output rounding below the normal range: the probes judge elements by
+// bound_with_underflow(), whose output term is output_underflow.hpp's: the
+// catalog's u(out) |y*| wherever y* is in the output's normal range, its
+// first-principles extension below it (softmax probabilities in f16 fall
+// there), a flushed result included where subnormals: flush is claimed.
 //
 // The arithmetic is kcs_numerics' check_dot_bound and dot_bound_tolerance
 // (reference/numerics bounds.hpp), tested there; this file only reads the
@@ -30,6 +27,8 @@
 #include "kcs/reference/bounds.hpp"
 #include "kcs/spec/catalog.hpp"
 
+#include "output_underflow.hpp"
+
 namespace kcs::suites::tolerance {
 
 struct DotBound {
@@ -41,10 +40,9 @@ struct DotBound {
     // c * gamma(K, u_acc) * M + u_out * |y*| for one element: the catalog's formula.
     double element_bound(std::int64_t K, double u_acc, double u_out, double magnitude, double exact) const;
 
-    // c * gamma(K, u_acc) * M + u_out * max(|y*|, tiny_out): the same with the
-    // output's gradual underflow (tiny_out its smallest normal).
-    double bound_with_underflow(std::int64_t K, double u_acc, double u_out, double tiny_out, double magnitude,
-                                double exact) const;
+    // c * gamma(K, u_acc) * M + the output term of `underflow` (output_underflow.hpp).
+    double bound_with_underflow(std::int64_t K, double u_acc, double u_out, const OutputUnderflow& underflow,
+                                double magnitude, double exact) const;
 
     // The statistics, and kcs_numerics' per-element verdict by element_bound
     // (probes judge elements by bound_with_underflow).

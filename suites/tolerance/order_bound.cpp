@@ -30,14 +30,15 @@ double OrderBound::element_bound(std::int64_t K, double u_acc, double u_out, dou
     return c * ref::gamma(K - 1, u_acc) * magnitude + u_out * std::fabs(exact);
 }
 
-double OrderBound::bound_with_underflow(std::int64_t K, double u_acc, double u_out, double tiny_out, double magnitude,
-                                        double exact) const {
-    return element_bound(K, u_acc, u_out, magnitude, std::fmax(std::fabs(exact), tiny_out));
+double OrderBound::bound_with_underflow(std::int64_t K, double u_acc, double u_out, const OutputUnderflow& underflow,
+                                        double magnitude, double exact) const {
+    const double inner = element_bound(K, u_acc, 0.0, magnitude, exact);
+    return inner + underflow.term(u_out, exact, inner);
 }
 
 OrderBoundResult OrderBound::check(const std::vector<std::vector<double>>& outputs, std::span<const double> exact,
                                    std::span<const double> magnitude, std::int64_t K, double u_acc, double u_out,
-                                   double tiny_out) const {
+                                   const OutputUnderflow& underflow) const {
     if (exact.size() != magnitude.size())
         throw std::invalid_argument("order_bound: exact and magnitude differ in length");
     for (const auto& order : outputs)
@@ -49,7 +50,7 @@ OrderBoundResult OrderBound::check(const std::vector<std::vector<double>>& outpu
     OrderBoundResult r;
     r.elements = exact.size();
     for (std::size_t i = 0; i < exact.size(); ++i) {
-        const double bound = bound_with_underflow(K, u_acc, u_out, tiny_out, magnitude[i], exact[i]);
+        const double bound = bound_with_underflow(K, u_acc, u_out, underflow, magnitude[i], exact[i]);
         bool all_finite = true;
         std::size_t lowest = 0, highest = 0;
         for (std::size_t o = 0; o < outputs.size(); ++o) {

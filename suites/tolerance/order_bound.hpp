@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "kcs/spec/catalog.hpp"
+#include "output_underflow.hpp"
 
 namespace kcs::suites::tolerance {
 
@@ -60,15 +61,15 @@ struct OrderBound {
     // B = c * gamma(K - 1, u_acc) * M + u_out * |y*|: the catalog's formula.
     double element_bound(std::int64_t K, double u_acc, double u_out, double magnitude, double exact) const;
 
-    // B with the output's gradual underflow: u_out * max(|y*|, tiny_out). check() applies this one.
-    double bound_with_underflow(std::int64_t K, double u_acc, double u_out, double tiny_out, double magnitude,
-                                double exact) const;
+    // B with the output term of `underflow` (output_underflow.hpp). check() applies this one.
+    double bound_with_underflow(std::int64_t K, double u_acc, double u_out, const OutputUnderflow& underflow,
+                                double magnitude, double exact) const;
 
     // outputs[o][i]: element i under order o (already un-permuted). Every
     // order must have as many elements as exact and magnitude.
     OrderBoundResult check(const std::vector<std::vector<double>>& outputs, std::span<const double> exact,
                            std::span<const double> magnitude, std::int64_t K, double u_acc, double u_out,
-                           double tiny_out) const;
+                           const OutputUnderflow& underflow) const;
 };
 
 }  // namespace kcs::suites::tolerance

@@ -82,8 +82,10 @@ void attend(const AttentionProblem& problem, std::int64_t s, const std::vector<f
     }
     const float maximum = row_maximum(scores);
     if (maximum == -std::numeric_limits<float>::infinity()) {
-        // Every score is -inf: no distribution exists; the masked_row claim is nan.
-        for (std::int64_t d = 0; d < dims; ++d) store(o, s * dims + d, std::numeric_limits<float>::quiet_NaN(), settings);
+        // Every score is -inf: no distribution exists; the masked_row claim
+        // says what to write (nan; zero for the masked_zero conformer).
+        const float masked = settings.conformer == Conformer::masked_zero ? 0.0f : std::numeric_limits<float>::quiet_NaN();
+        for (std::int64_t d = 0; d < dims; ++d) store(o, s * dims + d, masked, settings);
         return;
     }
     // Keys whose score is -inf are masked: weight exactly 0, and they stay out
@@ -93,13 +95,15 @@ void attend(const AttentionProblem& problem, std::int64_t s, const std::vector<f
     exponentiate(scores, maximum, settings);
     const float denominator = sum_terms(problem.plan, visible, [&](std::int64_t t) { return scores[static_cast<std::size_t>(t)]; });
     std::vector<float> weighted(static_cast<std::size_t>(dims), kSumIdentity);
+    const bool fused = settings.conformer == Conformer::fma;
     for (std::int64_t t = 0; t < visible; ++t) {
         if (masked[static_cast<std::size_t>(t)]) continue;
         const float weight = scores[static_cast<std::size_t>(t)];
         const float* value = problem.v.data() + t * dims;
         for (std::int64_t d = 0; d < dims; ++d) {
             float& sum = weighted[static_cast<std::size_t>(d)];
-            sum = accumulate(problem.plan.accumulator, sum, weight * value[d]);
+            sum = fused && problem.plan.accumulator == Dtype::f32 ? std::fma(weight, value[d], sum)
+                                                                  : accumulate(problem.plan.accumulator, sum, weight * value[d]);
         }
     }
     for (std::int64_t d = 0; d < dims; ++d)

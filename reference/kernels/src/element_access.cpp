@@ -39,7 +39,7 @@ float load(const Tensor& tensor, std::int64_t i, const Settings& settings) {
         default: return 0;  // check() admits float tensors only here
     }
     // f16 subnormals are normal f32 values: flush by the stored format.
-    if (settings.violation == Violation::ftz_daz) {
+    if (flushes_subnormals(settings)) {
         if (tensor.dtype == Dtype::f16) {
             const auto bits = read_raw<std::uint16_t>(tensor, i);
             if ((bits & 0x7C00) == 0 && (bits & 0x03FF) != 0) return std::copysign(0.0f, value);
@@ -50,7 +50,7 @@ float load(const Tensor& tensor, std::int64_t i, const Settings& settings) {
 }
 
 void store(const Tensor& tensor, std::int64_t i, float value, const Settings& settings) {
-    const bool ftz = settings.violation == Violation::ftz_daz;
+    const bool ftz = flushes_subnormals(settings);
     switch (tensor.dtype) {
         case Dtype::f32: write_raw<float>(tensor, i, ftz ? flush_subnormal(value) : value); return;
         case Dtype::f16: {
@@ -73,6 +73,12 @@ void store(const Tensor& tensor, std::int64_t i, float value, const Settings& se
 
 std::int64_t load_index(const Tensor& tensor, std::int64_t i) {
     return tensor.dtype == Dtype::i32 ? read_raw<std::int32_t>(tensor, i) : read_raw<std::int64_t>(tensor, i);
+}
+
+float fused_multiply_add(float a, float b, float c, Dtype out) {
+    if (out != Dtype::f16 && out != Dtype::bf16) return std::fma(a, b, c);
+    const double fused = std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c));
+    return static_cast<float>(ref::round_to(out == Dtype::f16 ? ref::Format::f16 : ref::Format::bf16, fused));
 }
 
 float round_through(Dtype dtype, float value) {

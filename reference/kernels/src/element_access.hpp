@@ -22,6 +22,24 @@ std::int64_t load_index(const Tensor& tensor, std::int64_t i);
 
 bool is_float(Dtype dtype);  // f32, f16 or bf16
 
+// Whether loads and stores flush subnormals to zero: the ftz_daz violation
+// and the ftz conformer.
+inline bool flushes_subnormals(const Settings& settings) {
+    return settings.violation == Violation::ftz_daz || settings.conformer == Conformer::ftz;
+}
+
+// Whether mul_add and the layernorm affine step fuse their a*b+c: the
+// contracted_mul_add violation and the fma conformer.
+inline bool fuses_mul_add(const Settings& settings) {
+    return settings.violation == Violation::contracted_mul_add || settings.conformer == Conformer::fma;
+}
+
+// a * b + c rounded once to `out`, as a fused multiply-add of the output's
+// precision computes it (for f32, fmaf; for f16 and bf16, the double fma
+// rounded to them, whose one extra rounding lands on a midpoint of theirs
+// only for values within 2^-53 of one).
+float fused_multiply_add(float a, float b, float c, Dtype out);
+
 // value rounded to f16 or bf16 and back (the value an f16/bf16 register
 // would hold); f32 unchanged. For the narrow-accumulator violations.
 float round_through(Dtype dtype, float value);

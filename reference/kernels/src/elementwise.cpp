@@ -39,7 +39,8 @@ float maximum(float a, float b) {
     return a > b ? a : b;
 }
 
-float evaluate(Function function, float a, float b, float c, Dtype out, Violation violation) {
+float evaluate(Function function, float a, float b, float c, Dtype out, const Settings& settings) {
+    const Violation violation = settings.violation;
     switch (function) {
         case Function::add: return a + b;
         case Function::mul: return a * b;
@@ -47,9 +48,9 @@ float evaluate(Function function, float a, float b, float c, Dtype out, Violatio
             // nan_dropping_max: C fmax returns the other operand of a NaN.
             return violation == Violation::nan_dropping_max ? std::fmax(a, b) : maximum(a, b);
         case Function::mul_add:
-            // contracted_mul_add: one rounding, what the compiler's default
-            // contraction makes of a * b + c.
-            if (violation == Violation::contracted_mul_add) return std::fma(a, b, c);
+            // contracted_mul_add and the fma conformer: one rounding, what
+            // the compiler's default contraction makes of a * b + c.
+            if (fuses_mul_add(settings)) return fused_multiply_add(a, b, c, out);
             return round_through(out, a * b) + c;
     }
     return a;
@@ -93,8 +94,7 @@ Result compute(const OpCall& call, const Settings& settings) {
         for (std::int64_t i = task * block; i < std::min(n, (task + 1) * block); ++i) {
             const float ci = c ? load(*c, i, settings) : 0.0f;
             store(out, i,
-                  evaluate(function, load(a, i, settings), load(b, i, settings), ci, out.dtype,
-                           settings.violation),
+                  evaluate(function, load(a, i, settings), load(b, i, settings), ci, out.dtype, settings),
                   settings);
         }
     });

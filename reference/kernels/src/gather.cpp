@@ -54,10 +54,12 @@ Result compute(const OpCall& call, const Settings& settings) {
     const Tensor& out = call.outputs[0];
     const std::int64_t rows = table.shape[0];
     const std::size_t row_bytes = static_cast<std::size_t>(table.shape[1]) * size_of(table.dtype);
-    const bool zero_rows = settings.violation == Violation::oob_zero_under_raise;
+    const bool zero_rows =
+        settings.violation == Violation::oob_zero_under_raise || settings.conformer == Conformer::zero;
+    const bool clamp_rows = settings.conformer == Conformer::clamp;
 
     // Raise: check every index before writing anything.
-    if (!zero_rows) {
+    if (!zero_rows && !clamp_rows) {
         if (const auto n = first_out_of_range(index, rows)) {
             return {Status::out_of_range, "gather: index[" + std::to_string(*n) + "] = " +
                                               std::to_string(load_index(index, *n)) + " is outside [0, " +
@@ -68,12 +70,15 @@ Result compute(const OpCall& call, const Settings& settings) {
     const auto* source = static_cast<const char*>(table.data);
     auto* target = static_cast<char*>(out.data);
     for_each_row(index.elements(), settings.threads, [&](std::int64_t n) {
-        const std::int64_t row = load_index(index, n);
+        std::int64_t row = load_index(index, n);
         char* destination = target + static_cast<std::size_t>(n) * row_bytes;
+        if (clamp_rows) row = std::min(std::max<std::int64_t>(row, 0), rows - 1);
         if (row < 0 || row >= rows) {
-            std::memset(destination, 0, row_bytes);  // only oob_zero_under_raise gets here: a row of +0
+            std::memset(destination, 0, row_bytes);  // only a zero policy gets here: a row of +0
             return;
         }
+        // A copy moves bits, whatever a kernel's float mode: only the ftz_daz
+        // violation routes it through flushing float registers.
         if (settings.violation == Violation::ftz_daz) {
             // Through float registers with flush-to-zero and denormals-are-zero:
             // a subnormal comes out as a zero of its sign.

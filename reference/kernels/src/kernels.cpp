@@ -145,6 +145,36 @@ const std::vector<ViolationInfo>& violations() {
     return all;
 }
 
+const std::vector<ConformerInfo>& conformers() {
+    static const std::vector<ConformerInfo> all{
+        {Conformer::ftz, "ftz", "subnormals: flush",
+         "Every load reads a subnormal as a zero of its sign and every store writes a subnormal result as zero: "
+         "FTZ/DAZ modes, -cl-denorms-are-zero, the default of many GPU compilers, declared as such."},
+        {Conformer::fma, "fma", "fp_contract: on",
+         "mul_add, the affine step of layernorm, matmul's dot products and attention's weighted sum are evaluated "
+         "with fused multiply-adds: what a compiler's default contraction gives, declared as such."},
+        {Conformer::clamp, "clamp", "oob_policy: clamp",
+         "gather reads row min(max(i, 0), rows - 1) for an out-of-range index i, as index clamping in "
+         "embedding kernels does."},
+        {Conformer::zero, "zero", "oob_policy: zero",
+         "gather writes a row of +0 for an out-of-range index and reports success, declared as such."},
+        {Conformer::masked_zero, "masked-zero", "masked_row: zero",
+         "softmax and attention give 0 for every element of a row whose entries are all masked (-inf), as "
+         "kernels that guard the empty denominator do."},
+        {Conformer::unordered_reduce, "unordered-reduce", "deterministic: false, batch_invariant: false",
+         "Reductions combine their partial sums in an order that changes from call to call, as floating-point "
+         "atomics do, declared nondeterministic and batch-variant."},
+    };
+    return all;
+}
+
+std::optional<Conformer> parse_conformer(std::string_view name) {
+    if (name == "none") return Conformer::none;
+    for (const auto& c : conformers())
+        if (c.name == name) return c.conformer;
+    return std::nullopt;
+}
+
 std::optional<Violation> parse_violation(std::string_view name) {
     if (name == "none") return Violation::none;
     for (const auto& v : violations())

@@ -61,9 +61,10 @@ RowStatistics one_pass(const std::vector<float>& row, const SumPlan& plan) {
 }
 
 // normalized * gamma + beta. contracted_mul_add (whose description covers
-// the affine step of the norms) fuses it into one rounding.
+// the affine step of the norms) and the fma conformer fuse it into one
+// rounding in f32, the precision the norm computes in.
 float affine(float normalized, float gamma, float beta, const Settings& settings) {
-    if (settings.violation == Violation::contracted_mul_add) return std::fma(normalized, gamma, beta);
+    if (fuses_mul_add(settings)) return std::fma(normalized, gamma, beta);
     const float scaled = normalized * gamma;
     return scaled + beta;
 }

@@ -82,13 +82,17 @@ void row_by_plan(const SumPlan& plan, const std::vector<float>& a_row, const flo
 // order: the sums of neighbouring outputs advance together over k, each
 // still adding its own terms in index order from the same identity, so
 // every output has the bits row_by_plan() gives while the adds of a block
-// run side by side (the compiler vectorises the inner loop).
-void row_in_order(const std::vector<float>& a_row, const float* b, const MatmulDims& dims, float* c_row) {
+// run side by side (the compiler vectorises the inner loop). `fused`: each
+// step is one fused multiply-add (the fma conformer).
+void row_in_order(const std::vector<float>& a_row, const float* b, const MatmulDims& dims, float* c_row, bool fused) {
     std::fill(c_row, c_row + dims.n, kSumIdentity);
     for (std::int64_t k = 0; k < dims.k; ++k) {
         const float a = a_row[static_cast<std::size_t>(k)];
         const float* b_row = b + k * dims.n;
-        for (std::int64_t n = 0; n < dims.n; ++n) c_row[n] += a * b_row[n];
+        if (fused)
+            for (std::int64_t n = 0; n < dims.n; ++n) c_row[n] = std::fma(a, b_row[n], c_row[n]);
+        else
+            for (std::int64_t n = 0; n < dims.n; ++n) c_row[n] += a * b_row[n];
     }
 }
 
@@ -105,7 +109,7 @@ Result compute(const OpCall& call, const Settings& settings) {
         const float* batch_b = b.data() + (row / dims.m) * dims.k * dims.n;
         std::vector<float> c_row(static_cast<std::size_t>(dims.n));
         if (in_order && dims.k > 0)  // sum_terms makes an empty sum +0, not the identity -0
-            row_in_order(a_row, batch_b, dims, c_row.data());
+            row_in_order(a_row, batch_b, dims, c_row.data(), settings.conformer == Conformer::fma);
         else
             row_by_plan(plan, a_row, batch_b, dims, c_row.data());
         for (std::int64_t n = 0; n < dims.n; ++n) store(c, row * dims.n + n, c_row[static_cast<std::size_t>(n)], settings);

@@ -55,7 +55,7 @@ inline SumPlan composite_plan(const Settings& settings) { return {accumulator_of
 // is big enough to fill the machine).
 inline SumPlan row_sum_plan(const Settings& settings, std::int64_t rows) {
     SumPlan plan = composite_plan(settings);
-    if (settings.violation == Violation::nondeterministic_order) {
+    if (settings.violation == Violation::nondeterministic_order || settings.conformer == Conformer::unordered_reduce) {
         plan.chunks = kMaxChunks;
         plan.first_chunk = settings.calls % kMaxChunks;
     } else if (settings.violation == Violation::batch_dependent_split && rows >= 64) {

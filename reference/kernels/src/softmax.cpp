@@ -6,6 +6,7 @@
 // x - m = inf - inf = NaN; a row of -inf only has m = -inf and
 // -inf - (-inf) = NaN everywhere, the masked_row value reference-cpu claims.
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "element_access.hpp"
@@ -45,6 +46,12 @@ Result compute(const OpCall& call, const Settings& settings) {
     const SumPlan plan = row_sum_plan(settings, rows.count);
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);
+        if (settings.conformer == Conformer::masked_zero && !row.empty() &&
+            row_maximum(row) == -std::numeric_limits<float>::infinity()) {
+            // Every entry masked: the masked_zero conformer writes 0, the masked_row value it claims.
+            for (std::int64_t i = 0; i < rows.length; ++i) store(y, r * rows.length + i, 0.0f, settings);
+            return;
+        }
         exponentiate(row, settings);
         const float denominator = sum_terms(plan, rows.length, [&](std::int64_t i) { return row[static_cast<std::size_t>(i)]; });
         for (std::int64_t i = 0; i < rows.length; ++i)

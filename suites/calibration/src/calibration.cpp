@@ -33,14 +33,18 @@ class Adapters {
 public:
     explicit Adapters(const CalibrationRequest& r) : request_(r) {}
 
-    host::IsolatedAdapter& get(const std::string& violation) {
-        auto& slot = open_[violation];
+    // "" for the conforming adapter; "NAME" for violation=NAME, or an
+    // option "key=value" of the calibration adapter (conforming=NAME).
+    host::IsolatedAdapter& get(const std::string& behaviour) {
+        auto& slot = open_[behaviour];
         if (!slot) {
             host::IsolationOptions options;
             options.call_timeout = request_.call_timeout;
-            if (!violation.empty()) options.adapter_options.push_back("violation=" + violation);
+            if (!behaviour.empty())
+                options.adapter_options.push_back(behaviour.find('=') == std::string::npos ? "violation=" + behaviour
+                                                                                           : behaviour);
             slot = std::make_unique<host::IsolatedAdapter>(
-                violation.empty() ? request_.conforming_adapter : request_.calibration_adapter, options);
+                behaviour.empty() ? request_.conforming_adapter : request_.calibration_adapter, options);
         }
         return *slot;
     }
@@ -50,7 +54,49 @@ private:
     std::map<std::string, std::unique_ptr<host::IsolatedAdapter>> open_;
 };
 
+// State 4: a claim conformer passes, or is not applicable, wherever its
+// claims and profile plan an instance; each instance is a row of its class.
+void calibrate_conformer(const CalibrationRequest& request, const ClaimConformer& c, Adapters& adapters,
+                         std::map<std::string, ClassCalibration*>& by_class) {
+    for (const auto& instance : c.plan) {
+        const auto target = by_class.find(instance.contract->id);
+        if (target == by_class.end()) continue;  // --class left it out
+        if (request.only_operator && *request.only_operator != instance.op->id) continue;
+        const harness::Probe probe = request.find_probe(instance.contract->id, instance.op->id);
+        const auto result = harness::run_instance(instance, probe, *request.catalog, c.claims,
+                                                  adapters.get("conforming=" + c.name), request.seed, request.seeds);
+        CalibrationRow row{instance.id, "conforming=" + c.name, "PASS or NOT_APPLICABLE", observed_of(result),
+                           std::nullopt, result.verdict == harness::Verdict::pass ||
+                                             result.verdict == harness::Verdict::not_applicable,
+                           "", true};
+        if (!row.sound) row.reason = "a claim conformer does not pass under the claims that allow it";
+        target->second->rows.push_back(row);
+        if (request.on_row) request.on_row(row);
+    }
+}
+
 }  // namespace
+
+std::string_view CalibrationRow::state() const {
+    if (sound) return "SOUND";
+    return conformer ? "FALSE_ALARM" : "UNDER_SPECIFIED";
+}
+
+std::vector<std::string> claim_values_without_conformer(const spec::Catalog& catalog, const harness::Claims& conforming,
+                                                        const std::vector<ClaimConformer>& conformers) {
+    std::vector<std::string> missing;
+    for (const auto& profile : catalog.profiles)
+        for (const auto& claim : catalog.claims) {
+            const auto restricted = profile.claims.find(claim.id);
+            const auto& accepted = restricted == profile.claims.end() ? claim.values : restricted->second;
+            for (const auto& value : accepted) {
+                bool made = conforming.at(claim.id) == value;
+                for (const auto& c : conformers) made = made || c.claims.at(claim.id) == value;
+                if (!made) missing.push_back(claim.id + ": " + value + " (profile " + profile.id + ")");
+            }
+        }
+    return missing;
+}
 
 bool ClassCalibration::sound() const {
     return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const CalibrationRow& r) { return r.sound; });
@@ -118,6 +164,11 @@ std::vector<ClassCalibration> calibrate(const CalibrationRequest& request) {
             }
         }
         out.push_back(std::move(calibration));
+    }
+    if (request.conformers) {
+        std::map<std::string, ClassCalibration*> by_class;
+        for (auto& c : out) by_class[c.class_id] = &c;
+        for (const auto& conformer : *request.conformers) calibrate_conformer(request, conformer, adapters, by_class);
     }
     return out;
 }

@@ -1,5 +1,6 @@
 #include "kcs/suites/operator_io.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -59,6 +60,41 @@ harness::Invocation invocation(const harness::Instance& instance, std::vector<ha
     inv.inputs = std::move(inputs);
     inv.outputs.push_back({abi_dtype(instance.config.output), std::move(output_shape)});
     return inv;
+}
+
+bool flushes_subnormals(const harness::Claims& claims) { return claims.at("subnormals") == "flush"; }
+
+void read_as_claimed(std::vector<double>& values, ref::Format format, const harness::Claims& claims) {
+    if (!flushes_subnormals(claims)) return;
+    const double tiny = ref::info(format).min_normal;
+    for (double& v : values)
+        if (v != 0 && std::fabs(v) < tiny) v = std::copysign(0.0, v);
+}
+
+void read_as_claimed(std::vector<std::uint32_t>& bits, ref::Format format, const harness::Claims& claims) {
+    if (!flushes_subnormals(claims)) return;
+    const auto& f = ref::info(format);
+    const std::uint32_t sign = std::uint32_t{1} << (f.storage_bits - 1);
+    for (std::uint32_t& b : bits)
+        if (ref::classify(format, b) == ref::FloatClass::subnormal) b &= sign;
+}
+
+void read_as_claimed(harness::HostTensor& tensor, const harness::Claims& claims) {
+    if (!flushes_subnormals(claims)) return;
+    const ref::Format format = float_format(harness::dtype_name(tensor.dtype));
+    const auto& f = ref::info(format);
+    const std::uint64_t sign = std::uint64_t{1} << (f.storage_bits - 1);
+    for (std::size_t i = 0; i < tensor.elements(); ++i)
+        if (ref::classify(format, static_cast<std::uint32_t>(tensor.bits(i))) == ref::FloatClass::subnormal)
+            tensor.set_bits(i, tensor.bits(i) & sign);
+}
+
+std::vector<double> draw_as_claimed(const std::string& dtype, std::vector<std::int64_t> shape,
+                                    const ref::Distribution& distribution, std::uint64_t seed, std::uint32_t tensor,
+                                    const harness::Claims& claims) {
+    std::vector<double> out = values(generate(dtype, std::move(shape), distribution, seed, tensor));
+    read_as_claimed(out, float_format(dtype), claims);
+    return out;
 }
 
 std::vector<double> values(const harness::HostTensor& tensor) {

@@ -42,6 +42,10 @@ std::string not_applicable_reason(const spec::ContractClass& contract, const std
                                   const spec::Operator& op, const spec::DtypeConfig& config, const Claims& claims) {
     if (requirement == "if_claimed" && contract.scope_claim && !claims.is_true(*contract.scope_claim))
         return "claim " + *contract.scope_claim + " is not declared true";
+    // C-CMP-03's precondition on the norms: the same normalised row from two
+    // calls, which only deterministic: true promises.
+    if (contract.id == "C-CMP-03" && (op.id == "layernorm" || op.id == "rmsnorm") && !claims.is_true("deterministic"))
+        return "claim deterministic is not declared true: the norm probes compare the normalised rows of two calls";
     return config_excluded(contract, op, config);
 }
 

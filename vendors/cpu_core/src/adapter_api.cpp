@@ -68,6 +68,7 @@ kcs_status open_adapter(const AdapterProfile& profile, const char* const* option
         adapter->profile = &profile;
         adapter->settings.threads = parsed.threads;
         adapter->settings.violation = parsed.violation;
+        adapter->settings.conformer = parsed.conformer;
         adapter->device = host_device_name();
         adapter->notes = adapter_notes(profile, parsed);
         *out = adapter.release();

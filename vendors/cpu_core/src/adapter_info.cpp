@@ -18,6 +18,12 @@ std::string violation_name(kernels::Violation violation) {
     return "none";
 }
 
+std::string conformer_name(kernels::Conformer conformer) {
+    for (const auto& c : kernels::conformers())
+        if (c.conformer == conformer) return std::string(c.name);
+    return "none";
+}
+
 }  // namespace
 
 std::string host_device_name() {
@@ -43,8 +49,13 @@ std::string adapter_notes(const AdapterProfile& profile, const AdapterOptions& o
         offers.append(offers.empty() ? "" : ", ").append(v.name);
         descriptions.append("\n").append(v.name).append(" (").append(v.class_id).append("): ").append(v.description);
     }
-    return "violation: " + violation_name(options.violation) + "; offers: " + offers + "\n" + computation +
-           descriptions;
+    std::string conforming;
+    for (const auto& c : kernels::conformers()) {
+        conforming.append(conforming.empty() ? "" : ", ").append(c.name);
+        descriptions.append("\nconforming=").append(c.name).append(" (").append(c.claims).append("): ").append(c.description);
+    }
+    return "violation: " + violation_name(options.violation) + "; offers: " + offers + "\nconforming: " +
+           conformer_name(options.conformer) + "; offers: " + conforming + "\n" + computation + descriptions;
 }
 
 }  // namespace kcs::cpu_core

@@ -25,6 +25,21 @@ Outcome parse_threads(std::string_view value, int& threads) {
     return success();
 }
 
+std::string conformer_names() {
+    std::string names = "none";
+    for (const auto& c : kernels::conformers()) names += ", " + std::string(c.name);
+    return names;
+}
+
+Outcome parse_conformer(std::string_view value, kernels::Conformer& conformer) {
+    const auto parsed = kernels::parse_conformer(value);
+    if (!parsed)
+        return invalid_argument("conforming=" + std::string(value) + ": unknown conforming behaviour; valid: " +
+                                conformer_names());
+    conformer = *parsed;
+    return success();
+}
+
 Outcome parse_violation(std::string_view value, kernels::Violation& violation) {
     const auto parsed = kernels::parse_violation(value);
     if (!parsed)
@@ -39,7 +54,8 @@ Outcome parse_violation(std::string_view value, kernels::Violation& violation) {
 Outcome parse_options(const AdapterProfile& profile, const char* const* options, std::uint32_t option_count,
                       AdapterOptions& parsed) {
     if (option_count > 0 && !options) return invalid_argument("options is NULL with option_count > 0");
-    const std::string accepted = profile.offers_violations ? "threads=N, violation=NAME" : "threads=N";
+    const std::string accepted =
+        profile.offers_violations ? "threads=N, violation=NAME, conforming=NAME" : "threads=N";
     std::set<std::string, std::less<>> seen;
     for (std::uint32_t i = 0; i < option_count; ++i) {
         if (!options[i]) return invalid_argument("option " + std::to_string(i) + " is NULL");
@@ -56,12 +72,16 @@ Outcome parse_options(const AdapterProfile& profile, const char* const* options,
             outcome = parse_threads(value, parsed.threads);
         } else if (key == "violation" && profile.offers_violations) {
             outcome = parse_violation(value, parsed.violation);
+        } else if (key == "conforming" && profile.offers_violations) {
+            outcome = parse_conformer(value, parsed.conformer);
         } else {
             outcome = invalid_argument("unknown option '" + std::string(key) + "' (" + profile.name + " accepts " +
                                        accepted + ")");
         }
         if (!outcome.ok()) return outcome;
     }
+    if (parsed.violation != kernels::Violation::none && parsed.conformer != kernels::Conformer::none)
+        return invalid_argument("violation= and conforming= select two behaviours; give one of them");
     return success();
 }
 

@@ -1,5 +1,6 @@
-// The options of open(): threads=N for every CPU adapter, violation=NAME
-// where the profile offers violations.
+// The options of open(): threads=N for every CPU adapter; violation=NAME
+// and conforming=NAME (at most one of them) where the profile offers
+// calibration behaviours.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@ namespace kcs::cpu_core {
 struct AdapterOptions {
     int threads = 1;  // serial by default: reproducible timing, the same bits either way
     kernels::Violation violation = kernels::Violation::none;
+    kernels::Conformer conformer = kernels::Conformer::none;
 };
 
 inline constexpr int kMaxThreads = 1024;

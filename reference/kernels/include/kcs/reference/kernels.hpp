@@ -89,6 +89,31 @@ struct ViolationInfo {
 const std::vector<ViolationInfo>& violations();  // every violation but none
 std::optional<Violation> parse_violation(std::string_view name);
 
+// A behaviour that a claim value allows (spec/SPEC.md section 8), written
+// the way vendors' kernels have it: the claim conformers of calibration.
+// Each conforms to every class under the claims that allow it
+// (vendors/calibration/conformers/NAME.yaml); several share the mechanism
+// of a violation, which breaks the claims reference-cpu makes instead.
+enum class Conformer {
+    none,
+    ftz,               // subnormals: flush. Every load and store flushes subnormals to zero (ftz_daz's mechanism)
+    fma,               // fp_contract: on. mul_add, the layernorm affine step and the dot products fuse a*b+c
+    clamp,             // oob_policy: clamp. gather reads the nearest valid row for an out-of-range index
+    zero,              // oob_policy: zero. gather writes a row of +0 for it
+    masked_zero,       // masked_row: zero. softmax and attention give 0 for a row whose entries are all -inf
+    unordered_reduce,  // deterministic: false, batch_invariant: false. nondeterministic_order's reduction order
+};
+
+struct ConformerInfo {
+    Conformer conformer;
+    std::string_view name;         // e.g. "ftz"
+    std::string_view claims;       // the claims it conforms under, e.g. "subnormals: flush"
+    std::string_view description;  // what it does and which real kernels behave so
+};
+
+const std::vector<ConformerInfo>& conformers();  // every conformer but none
+std::optional<Conformer> parse_conformer(std::string_view name);
+
 enum class Status { ok, unsupported, out_of_range, invalid_argument };
 
 struct Result {
@@ -103,6 +128,7 @@ struct Settings {
     Violation violation = Violation::none;
     int threads = 1;
     std::uint64_t calls = 0;
+    Conformer conformer = Conformer::none;  // at most one of violation and conformer is set
 };
 
 // Whether run() computes this call (decided from names, dtypes, ranks and

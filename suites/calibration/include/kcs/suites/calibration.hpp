@@ -1,8 +1,11 @@
-// Three-state calibration (spec/SPEC.md section 6): for every instance a
-// class's calibration exercises, the conforming implementation must PASS,
-// each violator must FAIL with the class and its listed signature, and the
-// violator must pass the basic functional test. Anything else leaves the
-// instance, and its class, UNDER_SPECIFIED.
+// Calibration (spec/SPEC.md section 6): for every instance a class's
+// calibration exercises, the conforming implementation must PASS, each
+// violator must FAIL with the class and its listed signature, and the
+// violator must pass the basic functional test; anything else leaves the
+// instance, and its class, UNDER_SPECIFIED. The fourth state: every claim
+// conformer (a conforming implementation of a claim value the profiles
+// accept) must PASS, or be NOT_APPLICABLE, on every instance its claims and
+// profile plan; anything else is a FALSE_ALARM of the instance's class.
 #pragma once
 
 #include <chrono>
@@ -20,12 +23,25 @@ namespace kcs::suites {
 
 struct CalibrationRow {
     std::string instance_id;
-    std::string implementation;  // "reference-cpu", or the violation's name
+    std::string implementation;  // "reference-cpu", the violation's name, or "conforming=NAME"
     std::string expected;        // "PASS", or "FAIL C-PRC-01 narrow-accumulator"
     std::string observed;        // the verdict, class and signature seen
     std::optional<FunctionalOutcome> functional;  // violators only
     bool sound = false;
     std::string reason;  // why not sound
+    bool conformer = false;  // a claim conformer's row: not sound is a FALSE_ALARM
+
+    // SOUND, UNDER_SPECIFIED, or FALSE_ALARM.
+    std::string_view state() const;
+};
+
+// A claim conformer of the calibration adapter (conforming=NAME), with the
+// claims file it conforms under and the plan those claims and its profile
+// give.
+struct ClaimConformer {
+    std::string name;
+    harness::Claims claims;
+    std::vector<harness::Instance> plan;
 };
 
 struct ClassCalibration {
@@ -50,8 +66,17 @@ struct CalibrationRequest {
     std::function<harness::Probe(const std::string&, const std::string&)> find_probe;
     // Called after each row, for progress output.
     std::function<void(const CalibrationRow&)> on_row;
+    // State 4: each runs its whole plan on the calibration adapter.
+    const std::vector<ClaimConformer>* conformers = nullptr;
 };
 
 std::vector<ClassCalibration> calibrate(const CalibrationRequest& request);
+
+// Every claim value a profile of the catalog accepts (all of a claim's
+// values where the profile does not restrict it) that neither the
+// conforming implementation's claims nor any conformer's make, as
+// "subnormals: flush (profile core)": each wants a conformer. Empty: all covered.
+std::vector<std::string> claim_values_without_conformer(const spec::Catalog& catalog, const harness::Claims& conforming,
+                                                        const std::vector<ClaimConformer>& conformers);
 
 }  // namespace kcs::suites

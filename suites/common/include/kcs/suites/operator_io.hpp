@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kcs/harness/claims.hpp"
 #include "kcs/harness/guarded_device.hpp"
 #include "kcs/harness/plan.hpp"
 #include "kcs/reference/distributions.hpp"
@@ -31,6 +32,21 @@ harness::HostTensor from_values(const std::string& dtype, std::vector<std::int64
 // accumulator) on `inputs`, with one output of the config's output dtype.
 harness::Invocation invocation(const harness::Instance& instance, std::vector<harness::HostTensor> inputs,
                                std::vector<std::int64_t> output_shape);
+
+// Inputs as the claims say a kernel reads them (spec/SPEC.md section 8):
+// under subnormals: flush a subnormal input acts as a zero of its sign, so
+// the probes of every class but C-CMP-02 (which tests the claim) write it
+// as one, and kernel and oracle read the same value. Without the claim
+// these change nothing.
+bool flushes_subnormals(const harness::Claims& claims);
+void read_as_claimed(std::vector<double>& values, ref::Format format, const harness::Claims& claims);
+void read_as_claimed(std::vector<std::uint32_t>& bits, ref::Format format, const harness::Claims& claims);
+void read_as_claimed(harness::HostTensor& tensor, const harness::Claims& claims);  // a float tensor
+
+// The values of generate(...) read as the claims say.
+std::vector<double> draw_as_claimed(const std::string& dtype, std::vector<std::int64_t> shape,
+                                    const ref::Distribution& distribution, std::uint64_t seed, std::uint32_t tensor,
+                                    const harness::Claims& claims);
 
 // Every element of a tensor as its exact value.
 std::vector<double> values(const harness::HostTensor& tensor);
