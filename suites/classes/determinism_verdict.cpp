@@ -24,46 +24,96 @@ spec::Json hash_groups(const OutputHashTally& tally) {
 }
 
 // Stable in the same buffers but not across placements is the narrower
-// signature; a change among runs in one placement is the order varying per call.
+// signature; a change among runs in one placement, or only under load, is
+// the order varying per call.
 std::string signature_of(const OutputHashTally& tally, const DistinctOutputsParams& params) {
-    return static_cast<int>(tally.distinct_within(kSameBuffers)) > params.max_distinct ? "multiple-output-hashes"
-                                                                                         : "placement-dependent-output";
+    const auto within = [&](const std::string& c) { return static_cast<int>(tally.distinct_within(c)) > params.max_distinct; };
+    if (within(kSameBuffers) || within(kUnderLoad)) return "multiple-output-hashes";
+    // Each condition stable in itself: placement-dependent when the fresh
+    // buffers' hash is not the same buffers' one, else the load changed it.
+    for (const auto& g : tally.groups())
+        if (g.first_condition == kFreshBuffers) return "placement-dependent-output";
+    return "multiple-output-hashes";
 }
 
-// Step 2 asks also for alignment offsets of 4, 64 and 4096 bytes and for
-// runs under concurrent load; the harness places every tensor itself (64-byte
-// aligned, after its guard zone) and runs one call at a time, so a probe can
-// offer neither. The evidence says so rather than implying it ran them.
-spec::Json conditions_not_run() {
-    return {"alignment offsets of 4, 64 and 4096 bytes (the harness places tensors)",
-            "concurrent load (the harness runs one call at a time)"};
+// The alignment offsets the fresh buffers take in turn (protocol step 2).
+constexpr std::uint64_t kAlignmentOffsets[] = {4, 64, 4096};
+
+// The bandwidth-heavy call of the load: an elementwise add of 2^22 f32
+// elements (48 MiB moved per call), whose values do not matter.
+harness::Invocation bandwidth_call() {
+    constexpr std::int64_t n = std::int64_t{1} << 22;
+    harness::Invocation add{"elementwise", "add", 0, {}, {}, {{KCS_DTYPE_F32, {n}}}};
+    add.inputs = {harness::HostTensor::zeros(KCS_DTYPE_F32, {n}), harness::HostTensor::zeros(KCS_DTYPE_F32, {n})};
+    return add;
 }
 
-harness::Evidence run_evidence(const OutputHashTally& tally, const DistinctOutputsParams& params,
+harness::Evidence run_evidence(const DeterminismConditions& runs, const DistinctOutputsParams& params,
                                const DeterminismRecord& record) {
+    const OutputHashTally& tally = runs.tally;
     harness::Evidence evidence;
     evidence.figure_name = "distinct output hashes";
     evidence.figure = static_cast<double>(tally.distinct());
     evidence.bound = params.max_distinct;
     evidence.judged = {static_cast<std::uint64_t>(tally.runs()), "runs"};
     evidence.details["shape"] = record.problem;
-    evidence.details["runs_per_condition"] = {{kSameBuffers, record.runs_per_condition},
-                                              {kFreshBuffers, record.runs_per_condition}};
+    evidence.details["runs_per_condition"] = record.runs_per_condition;
+    evidence.details["conditions"] = runs.conditions;
     evidence.details["other_problem"] = record.other_problem;
-    evidence.details["conditions_not_run"] = conditions_not_run();
+    evidence.details["conditions_not_run"] = runs.not_run;
     evidence.details["hashes"] = hash_groups(tally);
     return evidence;
 }
 
 }  // namespace
 
+DeterminismConditions run_conditions(harness::ProbeContext& context, const harness::Invocation& problem,
+                                     const harness::Invocation& other, int runs) {
+    DeterminismConditions out;
+    for (int i = 0; i < runs; ++i) out.tally.add(context.run(problem), kSameBuffers);
+    out.conditions[kSameBuffers] = {{"runs", runs}};
+    const bool smoke = context.instance().depth == "smoke";
+    spec::Json offsets = spec::Json::array();
+    for (int i = 0; i < runs; ++i) {
+        context.run(other);
+        harness::TensorPlacement placement;
+        if (!smoke) placement.alignment_offset = kAlignmentOffsets[static_cast<std::size_t>(i) % std::size(kAlignmentOffsets)];
+        out.tally.add(context.run(problem, placement), kFreshBuffers);
+        if (i < static_cast<int>(std::size(kAlignmentOffsets)) && !smoke) offsets.push_back(placement.alignment_offset);
+    }
+    out.conditions[kFreshBuffers] = {{"runs", runs}, {"alignment_offsets", offsets}};
+    if (smoke) {
+        out.not_run.push_back("alignment offsets of 4, 64 and 4096 bytes: depth smoke places fresh buffers at the "
+                              "default 1 KiB; quick and full run the offsets");
+        out.not_run.push_back("concurrent load: depth smoke runs one call at a time; quick and full run the load");
+        return out;
+    }
+    std::vector<harness::Invocation> load{other};
+    const harness::Invocation bandwidth = bandwidth_call();
+    const bool heavy = context.supported(bandwidth);
+    if (heavy) load.push_back(bandwidth);
+    const auto record = context.under_load(load, [&] {
+        for (int i = 0; i < runs; ++i) out.tally.add(context.run(problem), kUnderLoad);
+    });
+    out.conditions[kUnderLoad] = {{"runs", runs},
+                                  {"load", heavy ? "the other problem and elementwise add f32 [4194304], in turn"
+                                                 : "the other problem (the adapter declines elementwise add f32)"},
+                                  {"load_calls_during_runs", record.calls}};
+    if (!record.failure.empty()) out.conditions[kUnderLoad]["load_failure"] = record.failure;
+    if (record.calls == 0)
+        out.not_run.push_back("concurrent load: the second worker completed no call while the runs ran" +
+                              (record.failure.empty() ? std::string() : " (" + record.failure + ")"));
+    return out;
+}
+
 int determinism_runs_per_condition(const harness::ProbeContext& context, const DistinctOutputsParams& params) {
     return static_cast<int>(std::max<std::int64_t>(params.runs, context.integer("runs")));
 }
 
-harness::CaseResult determinism_verdict(const harness::Instance& instance, const OutputHashTally& tally,
+harness::CaseResult determinism_verdict(const harness::Instance& instance, const DeterminismConditions& runs,
                                         const DistinctOutputsParams& params, const DeterminismRecord& record) {
-    harness::Evidence evidence = run_evidence(tally, params, record);
+    const OutputHashTally& tally = runs.tally;
+    harness::Evidence evidence = run_evidence(runs, params, record);
     const std::string summary = std::to_string(tally.distinct()) + " distinct output hash(es) over " +
                                 std::to_string(tally.runs()) + " runs of one problem " + record.problem;
     if (tally.holds(params)) return passed(instance, summary, std::move(evidence));

@@ -15,12 +15,27 @@
 
 namespace kcs::suites {
 
-// Protocol step 2, as far as the harness lets a probe place tensors: the
-// device keeps a tensor position's buffer only for a tensor of the same
-// size, so a call on a problem of another size in between makes it free
-// every buffer and allocate new ones for the next run.
+// Protocol step 2's conditions. The device keeps a tensor position's buffer
+// only for a tensor of the same size, so a call on a problem of another
+// size in between makes it free every buffer and allocate new ones for the
+// next run; those fresh buffers place the tensors at the alignment offsets
+// of 4, 64 and 4096 bytes in turn (TensorPlacement). Under load a second
+// worker of the adapter runs the other problem, and a bandwidth-heavy
+// elementwise add where the adapter offers it, for the whole condition.
 inline const std::string kSameBuffers = "same buffers";
-inline const std::string kFreshBuffers = "fresh buffers, after a call on another problem";
+inline const std::string kFreshBuffers = "fresh buffers at alignment offsets 4, 64, 4096, after a call on another problem";
+inline const std::string kUnderLoad = "under concurrent load in a second worker";
+
+// The runs of one problem under every condition of step 2, `runs` each,
+// hashed into `tally`; the evidence's record of the conditions, and of any
+// left out (depth smoke runs the first two only) with why.
+struct DeterminismConditions {
+    tolerance::OutputHashTally tally;
+    spec::Json conditions = spec::Json::object();
+    spec::Json not_run = spec::Json::array();
+};
+DeterminismConditions run_conditions(harness::ProbeContext& context, const harness::Invocation& problem,
+                                     const harness::Invocation& other, int runs);
 
 // The number of runs per condition: the class parameter `runs`, never below
 // the model's floor.
@@ -39,7 +54,7 @@ struct DeterminismRecord {
 // PASS when the tally holds the model; otherwise FAIL with
 // multiple-output-hashes (hashes vary among runs in the same buffers) or
 // placement-dependent-output, and two differing outputs as evidence.
-harness::CaseResult determinism_verdict(const harness::Instance& instance, const tolerance::OutputHashTally& tally,
+harness::CaseResult determinism_verdict(const harness::Instance& instance, const DeterminismConditions& runs,
                                         const tolerance::DistinctOutputsParams& params,
                                         const DeterminismRecord& record);
 

@@ -70,16 +70,11 @@ harness::CaseResult gather_determinism_probe(harness::ProbeContext& context) {
     const harness::Invocation other_call = gather_call(instance, other, other.index);
     const int runs = determinism_runs_per_condition(context, params);
 
-    // Steps 2-3: `runs` times in the same buffers, then `runs` times in fresh ones.
-    tolerance::OutputHashTally tally;
-    for (int i = 0; i < runs; ++i) tally.add(context.run(call), kSameBuffers);
-    for (int i = 0; i < runs; ++i) {
-        context.run(other_call);
-        tally.add(context.run(call), kFreshBuffers);
-    }
+    // Steps 2-3: `runs` times under each condition.
+    const DeterminismConditions conditions = run_conditions(context, call, other_call, runs);
     const DeterminismRecord record{describe(shape), describe(other.shape) + ", seed " + std::to_string(other_seed),
                                    runs, [&](std::size_t i) { return dependencies(problem, i); }};
-    return determinism_verdict(instance, tally, params, record);
+    return determinism_verdict(instance, conditions, params, record);
 }
 
 }  // namespace kcs::suites

@@ -52,7 +52,6 @@ struct DeterminismRuns {
     RowProblem other;
     std::uint64_t other_seed = 0;
     int runs_per_condition = 0;
-    OutputHashTally tally;
 };
 
 }  // namespace
@@ -67,18 +66,15 @@ harness::CaseResult determinism_probe(harness::ProbeContext& context) {
     const ProblemShape shape = determinism_shape(op, context.catalog());
     const std::uint64_t other_seed = previous_seed(context.seed());
     DeterminismRuns r{op.generate(shape, values, context.seed()), op.generate(other_size(shape), values, other_seed),
-                      other_seed, determinism_runs_per_condition(context, params), {}};
+                      other_seed, determinism_runs_per_condition(context, params)};
 
-    // Steps 2-3: `runs` times in the same buffers, then `runs` times in fresh ones.
-    for (int i = 0; i < r.runs_per_condition; ++i) r.tally.add(context.run(r.problem.invocation), kSameBuffers);
-    for (int i = 0; i < r.runs_per_condition; ++i) {
-        context.run(r.other.invocation);
-        r.tally.add(context.run(r.problem.invocation), kFreshBuffers);
-    }
+    // Steps 2-3: `runs` times under each condition.
+    const DeterminismConditions runs =
+        run_conditions(context, r.problem.invocation, r.other.invocation, r.runs_per_condition);
     const DeterminismRecord record{
         op.describe(r.problem.shape), op.describe(r.other.shape) + ", seed " + std::to_string(other_seed),
         r.runs_per_condition, [&](std::size_t i) { return op.dependencies(r.problem, i); }};
-    return determinism_verdict(instance, r.tally, params, record);
+    return determinism_verdict(instance, runs, params, record);
 }
 
 }  // namespace kcs::suites

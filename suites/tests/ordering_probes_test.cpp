@@ -109,6 +109,36 @@ TEST(RunToRunDeterminismProbe, NondeterministicOrderFails) {
                 "multiple-output-hashes");
 }
 
+// The protocol's conditions (step 2): at quick (and full) the fresh
+// buffers take the alignment offsets 4, 64 and 4096 in turn and a second
+// worker runs a load while the last runs go, so none is left out; smoke
+// leaves both out and says why.
+TEST(RunToRunDeterminismProbe, QuickRunsEveryConditionOfTheProtocol) {
+    for (const char* id : {"v1/C-ORD-02/reduce_sum/f32-f32/default", "v1/C-ORD-02/gather/f32xi64-f32/default"}) {
+        SCOPED_TRACE(id);
+        const auto run = run_instance(id, "reference-cpu", "", "quick");
+        ASSERT_EQ(run.verdict, Verdict::pass) << describe(run.result);
+        for (const auto& c : run.result.cases) {
+            const auto& d = c.result.evidence.details;
+            EXPECT_TRUE(d.at("conditions_not_run").empty()) << d.dump(2);
+            const auto& conditions = d.at("conditions");
+            EXPECT_EQ(conditions.at("fresh buffers at alignment offsets 4, 64, 4096, after a call on another problem")
+                          .at("alignment_offsets"),
+                      (spec::Json{4, 64, 4096}));
+            const auto& load = conditions.at("under concurrent load in a second worker");
+            EXPECT_GE(load.at("load_calls_during_runs").get<int>(), 1) << load.dump();
+            EXPECT_FALSE(load.contains("load_failure")) << load.dump();
+            EXPECT_EQ(c.result.evidence.judged.count, 60u);  // 20 runs under each of the three conditions
+        }
+    }
+    const auto smoke = run_instance("v1/C-ORD-02/reduce_sum/f32-f32/default", "reference-cpu");
+    for (const auto& c : smoke.result.cases) {
+        const auto& not_run = c.result.evidence.details.at("conditions_not_run");
+        ASSERT_EQ(not_run.size(), 2u) << not_run.dump();
+        EXPECT_NE(not_run[0].get<std::string>().find("depth smoke"), std::string::npos) << not_run[0];
+    }
+}
+
 // About 10 s on one core: the protocol's 2 x 42 runs of a 128 x 4096 x 128
 // product, beyond this file's budget. Run with --gtest_also_run_disabled_tests.
 TEST(RunToRunDeterminismProbe, DISABLED_NondeterministicOrderFailsOnMatmul) {

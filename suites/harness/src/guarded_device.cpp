@@ -80,9 +80,16 @@ std::span<const std::byte> tensor_part(const TensorImages& tensor, std::span<con
 
 }  // namespace
 
-BufferLayout layout_for(std::uint64_t tensor_bytes) {
-    const std::uint64_t padded = (tensor_bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
-    return {tensor_bytes, kGuardBytes + (padded - tensor_bytes)};
+BufferLayout layout_for(std::uint64_t tensor_bytes, const TensorPlacement& placement, std::uint64_t element_bytes) {
+    constexpr std::uint64_t kPage = 4096;
+    std::uint64_t lead = kGuardBytes;
+    if (const std::uint64_t a = placement.alignment_offset) {
+        const std::uint64_t offset = std::max(a, element_bytes) % kPage;
+        lead = kPage + offset;
+    }
+    const std::uint64_t end = lead + tensor_bytes;
+    const std::uint64_t padded = (end + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
+    return {tensor_bytes, kGuardBytes + (padded - end), lead};
 }
 
 void fill_canary(std::span<std::byte> zone, std::uint64_t seed, std::uint32_t zone_index) {
@@ -112,7 +119,7 @@ std::string tensor_name(bool is_input, std::size_t index, kcs_dtype dtype, const
 }
 
 std::vector<Breach> check_canaries(const TensorImages& tensor) {
-    std::vector<Breach> breaches = check_zone(tensor, {false, 0, kGuardBytes});
+    std::vector<Breach> breaches = check_zone(tensor, {false, 0, tensor.layout.lead_bytes});
     for (auto& b : check_zone(tensor, {true, tensor.layout.after_offset(), tensor.layout.after_bytes}))
         breaches.push_back(std::move(b));
     return breaches;
@@ -276,31 +283,33 @@ struct TensorSpec {
     guarded::BufferLayout layout;
 };
 
-TensorSpec input_spec(const HostTensor& input, std::size_t index) {
+TensorSpec input_spec(const HostTensor& input, std::size_t index, const TensorPlacement& placement) {
     TensorSpec spec{guarded::tensor_name(true, index, input.dtype, input.shape), true, input.dtype, &input.shape,
                     &input, {}};
     const std::uint64_t expected = input.elements() * dtype_size(input.dtype);
     if (input.bytes.size() != expected)
         throw std::invalid_argument(spec.name + " holds " + std::to_string(input.bytes.size()) +
                                     " bytes; its dtype and shape need " + std::to_string(expected));
-    spec.layout = guarded::layout_for(expected);
+    spec.layout = guarded::layout_for(expected, placement, dtype_size(input.dtype));
     return spec;
 }
 
-TensorSpec output_spec(const OutputSpec& output, std::size_t index) {
+TensorSpec output_spec(const OutputSpec& output, std::size_t index, const TensorPlacement& placement) {
     TensorSpec spec{guarded::tensor_name(false, index, output.dtype, output.shape), false, output.dtype,
                     &output.shape, nullptr, {}};
-    spec.layout = guarded::layout_for(element_count(output.shape) * dtype_size(output.dtype));
+    spec.layout =
+        guarded::layout_for(element_count(output.shape) * dtype_size(output.dtype), placement, dtype_size(output.dtype));
     return spec;
 }
 
 // Every tensor position, inputs then outputs; throws std::invalid_argument
 // for an input whose bytes do not fit its dtype and shape, or a bad dtype.
-std::vector<TensorSpec> describe_tensors(const Invocation& invocation) {
+std::vector<TensorSpec> describe_tensors(const Invocation& invocation, const TensorPlacement& placement = {}) {
     std::vector<TensorSpec> tensors;
-    for (std::size_t i = 0; i < invocation.inputs.size(); ++i) tensors.push_back(input_spec(invocation.inputs[i], i));
+    for (std::size_t i = 0; i < invocation.inputs.size(); ++i)
+        tensors.push_back(input_spec(invocation.inputs[i], i, placement));
     for (std::size_t i = 0; i < invocation.outputs.size(); ++i)
-        tensors.push_back(output_spec(invocation.outputs[i], i));
+        tensors.push_back(output_spec(invocation.outputs[i], i, placement));
     return tensors;
 }
 
@@ -495,8 +504,8 @@ host::CallResult GuardedDevice::supports(const Invocation& invocation) {
     return adapter_.supports(operation_of(invocation, describe_tensors(invocation), {}));
 }
 
-GuardedRun GuardedDevice::run(const Invocation& invocation) {
-    const std::vector<TensorSpec> tensors = describe_tensors(invocation);
+GuardedRun GuardedDevice::run(const Invocation& invocation, const TensorPlacement& placement) {
+    const std::vector<TensorSpec> tensors = describe_tensors(invocation, placement);
     GuardedRun out;
     auto& time = out.adapter_time;
 

@@ -24,20 +24,26 @@ namespace kcs::harness::guarded {
 inline constexpr std::uint64_t kGuardBytes = 1024;
 inline constexpr std::uint64_t kTensorAlignment = 64;
 
-// One buffer: leading zone, tensor, trailing zone. The trailing zone starts
-// right at the tensor's end, so a write one byte past it lands on a canary;
-// it absorbs the padding that keeps the buffer a multiple of 64 bytes.
+// One buffer: leading zone, tensor, trailing zone. The leading zone is
+// kGuardBytes by default, or reaches the tensor's alignment offset
+// (TensorPlacement); the trailing zone starts right at the tensor's end, so a
+// write one byte past it lands on a canary, and absorbs the padding that
+// keeps the buffer a multiple of 64 bytes.
 struct BufferLayout {
     std::uint64_t tensor_bytes = 0;
-    std::uint64_t after_bytes = 0;  // the trailing zone: kGuardBytes plus the padding
+    std::uint64_t after_bytes = 0;        // the trailing zone: kGuardBytes plus the padding
+    std::uint64_t lead_bytes = kGuardBytes;  // the leading zone, at least kGuardBytes
 
-    std::uint64_t tensor_offset() const { return kGuardBytes; }
-    std::uint64_t after_offset() const { return kGuardBytes + tensor_bytes; }
+    std::uint64_t tensor_offset() const { return lead_bytes; }
+    std::uint64_t after_offset() const { return lead_bytes + tensor_bytes; }
     std::uint64_t total_bytes() const { return after_offset() + after_bytes; }
     bool operator==(const BufferLayout&) const = default;
 };
 
-BufferLayout layout_for(std::uint64_t tensor_bytes);
+// `element_bytes`: the tensor's element size, which an alignment offset is
+// raised to where it is smaller (the ABI's offsets are element multiples).
+BufferLayout layout_for(std::uint64_t tensor_bytes, const TensorPlacement& placement = {},
+                        std::uint64_t element_bytes = 1);
 
 // Zones are numbered in tensor order, inputs then outputs, the zone before
 // a tensor then the one after: tensor position p owns zones 2p and 2p + 1.

@@ -4,7 +4,11 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 
 namespace kcs::harness {
 
@@ -48,8 +52,8 @@ std::int64_t ProbeContext::integer(const std::string& name) const {
     return instance_.parameters.at(name).get<std::int64_t>();
 }
 
-GuardedRun ProbeContext::run_for_status(const Invocation& invocation) {
-    GuardedRun run = device_.run(invocation);
+GuardedRun ProbeContext::run_for_status(const Invocation& invocation, const TensorPlacement& placement) {
+    GuardedRun run = device_.run(invocation, placement);
     adapter_time_ += run.adapter_time;
     if (!run.breaches.empty()) throw CaseStop{breach_result(run.breaches)};
     // A failure while the harness moved data (allocate, write, read back) is
@@ -76,8 +80,63 @@ void ProbeContext::progress(std::string_view what, std::uint64_t done, std::uint
     std::fflush(stderr);
 }
 
-std::vector<HostTensor> ProbeContext::run(const Invocation& invocation) {
-    GuardedRun run = run_for_status(invocation);
+bool ProbeContext::supported(const Invocation& invocation) { return device_.supports(invocation).ok(); }
+
+ProbeContext::LoadRecord ProbeContext::under_load(const std::vector<Invocation>& load,
+                                                  const std::function<void()>& body) {
+    if (load.empty()) {
+        body();
+        return {0, "no load was given"};
+    }
+    host::IsolatedAdapter& worker = device_.companion();
+    std::atomic<bool> stop{false};
+    std::atomic<std::uint64_t> calls{0};
+    std::string failure;
+    std::mutex started_mutex;
+    std::condition_variable started;
+    bool first_done = false;
+    // The companion's own guarded device, canaries keyed by another seed.
+    std::thread loader([&] {
+        GuardedDevice device(worker, seed_ ^ 0x9E3779B97F4A7C15u);
+        const auto signal = [&] {
+            std::lock_guard lock(started_mutex);
+            first_done = true;
+            started.notify_all();
+        };
+        try {
+            for (std::size_t k = 0; !stop.load(); k = (k + 1) % load.size()) {
+                const GuardedRun run = device.run(load[k]);
+                if (!run.call.ok() || !run.breaches.empty()) {
+                    failure = run.call.ok() ? run.breaches.front().detail : run.call.describe();
+                    break;
+                }
+                ++calls;
+                if (calls == 1) signal();
+            }
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+        signal();
+    });
+    {  // The body starts once the load runs (or has given up).
+        std::unique_lock lock(started_mutex);
+        started.wait(lock, [&] { return first_done; });
+    }
+    const std::uint64_t before = calls.load();
+    try {
+        body();
+    } catch (...) {
+        stop = true;
+        loader.join();
+        throw;
+    }
+    stop = true;
+    loader.join();
+    return {calls.load() - before, failure};
+}
+
+std::vector<HostTensor> ProbeContext::run(const Invocation& invocation, const TensorPlacement& placement) {
+    GuardedRun run = run_for_status(invocation, placement);
     if (!run.call.ok()) throw CaseStop{call_failure(run.call)};
     return std::move(run.outputs);
 }

@@ -91,14 +91,18 @@ std::vector<std::byte> read_buffer(host::IsolatedAdapter& adapter, const Placeme
 }
 
 // Every buffer as the device holds it: both zones per the SPEC's formula.
-void expect_spec_canaries(host::IsolatedAdapter& adapter, const GuardedDevice& device, std::uint64_t seed) {
+// `default_layout`: the tensors start 1 KiB in, 64-byte aligned (no alignment offset).
+void expect_spec_canaries(host::IsolatedAdapter& adapter, const GuardedDevice& device, std::uint64_t seed,
+                          bool default_layout = true) {
     const auto placements = device.placements();
     for (std::size_t p = 0; p < placements.size(); ++p) {
         const Placement& at = placements[p];
         SCOPED_TRACE("tensor position " + std::to_string(p));
         const std::uint64_t after = at.tensor_offset + at.tensor_bytes;
         EXPECT_GE(at.tensor_offset, 1024u);
-        EXPECT_EQ(at.tensor_offset % 64, 0u);
+        if (default_layout) {
+            EXPECT_EQ(at.tensor_offset % 64, 0u);
+        }
         EXPECT_GE(at.buffer_bytes - after, 1024u);
         const auto bytes = read_buffer(adapter, at);
         const auto before_zone = std::vector<std::byte>(bytes.begin(), bytes.begin() + at.tensor_offset);
@@ -223,6 +227,35 @@ TEST(GuardedDevice, InputsThatDoNotFitTheirShapeAreRefused) {
     auto add = f32_add({4}, 0, 0);
     add.inputs[1].bytes.pop_back();
     EXPECT_THROW(device.run(add), std::invalid_argument);
+}
+
+// C-ORD-02's alignment offsets: each tensor at 4096 + a bytes into its
+// buffer (4096 for a = 4096), an offset below the element size raised to
+// it, canaries whole on both sides and the result the same.
+TEST(GuardedDevice, AlignmentOffsetsPlaceEveryTensorThereWithItsGuardZones) {
+    auto adapter = open_adapter("reference-cpu");
+    GuardedDevice device(adapter, 61);
+    const Invocation add = f32_add({7, 19}, 1, 2);
+    for (const std::uint64_t a : {4u, 64u, 4096u}) {
+        SCOPED_TRACE(a);
+        const auto run = device.run(add, TensorPlacement{a});
+        expect_clean(run);
+        expect_sums(run, add);
+        for (const Placement& p : device.placements()) {
+            EXPECT_EQ(p.tensor_offset, a == 4096 ? 4096u : 4096u + a);
+            EXPECT_GE(p.buffer_bytes - p.tensor_offset - p.tensor_bytes, 1024u);
+        }
+        expect_spec_canaries(adapter, device, 61, false);
+    }
+    // An i64 index tensor at offset 4 would break the ABI's element alignment: 8 instead.
+    HostTensor table = tensor_of(KCS_DTYPE_F32, {4, 3}, small_integers, 1);
+    HostTensor index = HostTensor::zeros(KCS_DTYPE_I64, {2});
+    index.set_bits(0, 3);
+    Invocation gather{"gather", std::nullopt, 0, {}, {table, index}, {{KCS_DTYPE_F32, {2, 3}}}};
+    expect_clean(device.run(gather, TensorPlacement{4}));
+    const auto placements = device.placements();
+    EXPECT_EQ(placements.at(0).tensor_offset, 4100u);
+    EXPECT_EQ(placements.at(1).tensor_offset, 4104u);
 }
 
 // ---- calibration violations ------------------------------------------------

@@ -46,12 +46,15 @@ const Instance* find(const std::vector<Instance>& plan, const std::string& id) {
 
 // The configurations a class's scope excludes by their dtypes: C-PRC-04
 // where nothing is narrowed (an f32 output of an operator other than cast),
-// C-CMP-03 on a norm whose f16 or bf16 output hides the f32 intermediate.
-bool excluded_by_config(const Instance& i) {
+// C-CMP-03 on a norm whose f16 or bf16 output hides the f32 intermediate;
+// and C-CMP-03 on the norms without deterministic: true, which its
+// precondition needs.
+bool excluded_by_config(const Instance& i, const Claims& claims) {
     const std::string& k = i.contract->id;
     const std::string& op = i.op->id;
     if (k == "C-PRC-04") return op != "cast" && i.config.output == "f32";
-    if (k == "C-CMP-03") return (op == "layernorm" || op == "rmsnorm") && i.config.output != "f32";
+    const bool norm = op == "layernorm" || op == "rmsnorm";
+    if (k == "C-CMP-03") return norm && (i.config.output != "f32" || !claims.is_true("deterministic"));
     return false;
 }
 
@@ -106,7 +109,7 @@ TEST_F(Plan, CoreWithDefaultClaimsLeavesDeterminismAndBatchInvarianceNotApplicab
     std::size_t ord02 = 0, ord03 = 0;
     for (const auto& i : plan) {
         const std::string& k = i.contract->id;
-        if (excluded_by_config(i)) {
+        if (excluded_by_config(i, default_claims(catalog()))) {
             EXPECT_FALSE(i.applicable) << i.id;
         } else if (k == "C-ORD-02" || k == "C-ORD-03") {
             EXPECT_FALSE(i.applicable) << i.id;
@@ -125,7 +128,7 @@ TEST_F(Plan, CoreWithDefaultClaimsLeavesDeterminismAndBatchInvarianceNotApplicab
 
 TEST_F(Plan, CoreWithReferenceCpuClaimsAppliesEveryInstance) {
     for (const auto& i : plan_of("core", "quick", reference_cpu_claims()))
-        EXPECT_EQ(i.applicable, !excluded_by_config(i)) << i.id << ": " << i.not_applicable_reason;
+        EXPECT_EQ(i.applicable, !excluded_by_config(i, reference_cpu_claims())) << i.id << ": " << i.not_applicable_reason;
 }
 
 // A PASS must judge something (SPEC.md section 5): where a class's protocol
@@ -134,7 +137,7 @@ TEST_F(Plan, ConfigurationsWithNothingToJudgeAreNotApplicableWithTheReason) {
     const auto plan = plan_of("core", "quick", reference_cpu_claims());
     std::size_t prc04 = 0, cmp03 = 0;
     for (const auto& i : plan) {
-        if (!excluded_by_config(i)) continue;
+        if (!excluded_by_config(i, reference_cpu_claims())) continue;
         EXPECT_FALSE(i.applicable) << i.id;
         if (i.contract->id == "C-PRC-04") {
             ++prc04;
@@ -155,12 +158,28 @@ TEST_F(Plan, ConfigurationsWithNothingToJudgeAreNotApplicableWithTheReason) {
     EXPECT_TRUE(narrow->applicable);
 }
 
+// C-CMP-03's norm probes compare the normalised rows of two calls: without
+// deterministic: true its precondition is not promised.
+TEST_F(Plan, NormContractionNeedsADeterminismClaim) {
+    const std::string id = "v1/C-CMP-03/layernorm/f32xf32xf32-f32/default";
+    const auto defaults = plan_of("core", "quick", default_claims(catalog()));
+    const Instance* without = find(defaults, id);
+    ASSERT_NE(without, nullptr);
+    EXPECT_FALSE(without->applicable);
+    EXPECT_EQ(without->not_applicable_reason,
+              "claim deterministic is not declared true: the norm probes compare the normalised rows of two calls");
+    const auto plan = plan_of("core", "quick", reference_cpu_claims());
+    const Instance* with = find(plan, id);
+    ASSERT_NE(with, nullptr);
+    EXPECT_TRUE(with->applicable) << with->not_applicable_reason;
+}
+
 TEST_F(Plan, StrictRequiresDeterminismAndBatchInvarianceWhateverTheClaims) {
     const auto plan = plan_of("strict", "quick", default_claims(catalog()));
     std::size_t ordering = 0;
     for (const auto& i : plan) {
         EXPECT_EQ(i.requirement, "required") << i.id;
-        EXPECT_EQ(i.applicable, !excluded_by_config(i)) << i.id << ": " << i.not_applicable_reason;
+        EXPECT_EQ(i.applicable, !excluded_by_config(i, default_claims(catalog()))) << i.id << ": " << i.not_applicable_reason;
         ordering += i.contract->id == "C-ORD-02" || i.contract->id == "C-ORD-03";
     }
     EXPECT_GT(ordering, 0u);
@@ -284,7 +303,7 @@ TEST_F(Plan, AConfigWithoutAccumulatorLeavesOnlyAccumulatorClassesNotApplicable)
             EXPECT_FALSE(i.applicable) << i.id;
             EXPECT_EQ(i.not_applicable_reason, "config declares no accumulator");
         } else {
-            EXPECT_EQ(i.applicable, !excluded_by_config(i)) << i.id << ": " << i.not_applicable_reason;
+            EXPECT_EQ(i.applicable, !excluded_by_config(i, reference_cpu_claims())) << i.id << ": " << i.not_applicable_reason;
         }
     }
 }

@@ -179,6 +179,11 @@ void IsolatedAdapter::end_worker() {
     live_buffers_ = 0;
 }
 
+IsolatedAdapter& IsolatedAdapter::companion() {
+    if (!companion_) companion_ = std::make_unique<IsolatedAdapter>(path_, options_);
+    return *companion_;
+}
+
 CallResult IsolatedAdapter::close() {
     if (!worker_) return {};
     Request request{RequestType::close, "close", {}, {}, {}};

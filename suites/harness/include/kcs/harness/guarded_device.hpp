@@ -77,6 +77,17 @@ struct GuardedRun {
     std::chrono::nanoseconds adapter_time{0};  // time inside adapter calls (alloc, release, write, run, read)
 };
 
+// Where the tensors of a run start within their buffers (SPEC.md section
+// 7, rule 1: after a guard zone of at least 1 KiB). By default 1 KiB in,
+// 64-byte aligned. With an alignment offset a (C-ORD-02's 4, 64 and 4096
+// bytes): a bytes past the buffer's first 4096-byte boundary beyond the
+// guard zone, i.e. at 4096 + a (4096 for a = 4096), so that the tensor is
+// aligned to a and to nothing coarser; an offset below a tensor's element
+// size is raised to it.
+struct TensorPlacement {
+    std::uint64_t alignment_offset = 0;  // 0: the default
+};
+
 // Where a tensor position's tensor lies on the device (as of the last run).
 struct Placement {
     host::BufferHandle buffer;
@@ -97,7 +108,7 @@ public:
     // Runs one invocation under the protocol. Buffers are kept between runs
     // and reused by the next run whose tensors have the same sizes (rule 4:
     // fresh inputs in reused buffers); a new worker generation drops them.
-    GuardedRun run(const Invocation& invocation);
+    GuardedRun run(const Invocation& invocation, const TensorPlacement& placement = {});
 
     // Asks the adapter whether it computes this invocation (no data moves).
     host::CallResult supports(const Invocation& invocation);
@@ -107,6 +118,8 @@ public:
     std::uint64_t seed() const noexcept { return seed_; }
 
     const host::IsolatedAdapter& adapter() const noexcept { return adapter_; }
+    // A second worker of the same adapter, for load run beside this device's calls.
+    host::IsolatedAdapter& companion() { return adapter_.companion(); }
 
     // One entry per tensor position of the last run, inputs then outputs.
     std::vector<Placement> placements() const;

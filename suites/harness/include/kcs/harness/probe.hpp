@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,11 +44,25 @@ public:
     // Runs under the integrity protocol and returns the outputs. Throws
     // CaseStop with UNSUPPORTED (declined), CRASH, TIMEOUT, ERROR (any other
     // failure, with the adapter's message) or FAIL of C-EXC-02 (a breach).
-    std::vector<HostTensor> run(const Invocation& invocation);
+    // `placement`: where the tensors start within their buffers.
+    std::vector<HostTensor> run(const Invocation& invocation, const TensorPlacement& placement = {});
 
     // The same, but an adapter status is an answer to judge (gather under
     // oob_policy raise): only a lost worker or a breach throw.
-    GuardedRun run_for_status(const Invocation& invocation);
+    GuardedRun run_for_status(const Invocation& invocation, const TensorPlacement& placement = {});
+
+    // Whether the adapter's supports() accepts the invocation (no data moves).
+    bool supported(const Invocation& invocation);
+
+    // Runs `body` while a second worker of the same adapter (its companion,
+    // IsolatedAdapter::companion) runs `load` over and over, each
+    // invocation in turn under the integrity protocol: C-ORD-02's runs under
+    // concurrent load. The load starts before `body` and stops after it.
+    struct LoadRecord {
+        std::uint64_t calls = 0;  // load runs the companion answered with KCS_OK while body ran
+        std::string failure;      // why the load stopped early, if it did
+    };
+    LoadRecord under_load(const std::vector<Invocation>& load, const std::function<void()>& body);
 
     // Time spent inside adapter calls by this context's runs so far.
     std::chrono::nanoseconds adapter_time() const { return adapter_time_; }

@@ -99,6 +99,12 @@ public:
     // fresh worker (a new generation).
     CallResult close();
 
+    // Another IsolatedAdapter of the same library and options, in a worker
+    // of its own, made on first use and kept while this one lives: the
+    // concurrent load of C-ORD-02 runs on it while this one is measured.
+    // Not thread-safe itself; once made, each may be used from its own thread.
+    IsolatedAdapter& companion();
+
 private:
     struct Request;
     struct Reply;
@@ -130,6 +136,7 @@ private:
     std::uint64_t memory_restarts_ = 0;
     std::shared_ptr<SharedRegionTable> regions_;
     std::uint64_t shared_transfers_ = 0;
+    std::unique_ptr<IsolatedAdapter> companion_;
 };
 
 }  // namespace kcs::host
