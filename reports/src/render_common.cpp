@@ -337,8 +337,16 @@ std::string figure_text(const Json& case_json) {
     const Json& evidence = member(case_json, "evidence");
     const std::string name = text(evidence, "figure_name");
     if (name.empty()) return "";
-    return name + " = " + short_number(member(evidence, "figure")) + " (bound " +
-           short_number(member(evidence, "bound")) + ")";
+    std::string out = name + " = " + short_number(member(evidence, "figure")) + " (bound " +
+                      short_number(member(evidence, "bound")) + ")";
+    // What the case judged, so that a reader sees a PASS rests on something.
+    const Json& judged = member(evidence, "judged");
+    const Json& count = member(judged, "count");
+    const Json& calls = member(evidence, "adapter_calls");
+    if (count.is_number_unsigned() && calls.is_number_unsigned())
+        out += "; judged " + std::to_string(count.get<std::uint64_t>()) + " " + text(judged, "unit") + " on " +
+               std::to_string(calls.get<std::uint64_t>()) + " adapter calls";
+    return out;
 }
 
 const Cell* Matrix::cell(const std::string& class_id, const std::string& op) const {

@@ -376,6 +376,24 @@ namespace {
 // reference-cpu, each case's wall and adapter time printed. Run with
 //   KCS_ACCURACY_FULL=v1/C-PRC-04/cast/f32-f16/default probe_tests
 //       --gtest_also_run_disabled_tests --gtest_filter='*FullDepth*'
+// A claimed flush changes what every class expects (SPEC.md section 8): a
+// kernel that flushes consistently, claiming subnormals: flush, passes the
+// widening cast (whose subnormal inputs it reads as zero) and the f16 sums
+// (whose subnormal operands and results it flushes), where a judgement
+// against the unflushed values would fail it.
+TEST(ClaimedFlush, AConsistentlyFlushingKernelPassesEveryClassButTheOneThatTestsTheClaim) {
+    const std::map<std::string, std::string> flush{{"subnormals", "flush"}};
+    for (const char* id : {"v1/C-PRC-04/cast/f16-f32/default", "v1/C-PRC-04/cast/f32-bf16/default",
+                           "v1/C-PRC-04/elementwise.add/f16xf16xf16-f16/default",
+                           "v1/C-PRC-01/softmax/f16-f16/k-sweep", "v1/C-PRC-01/rmsnorm/f16xf16-f32/k-sweep"}) {
+        SCOPED_TRACE(id);
+        testing::expect_conforming(testing::run_instance(id, "calibration", "conforming=ftz", "quick", "core", flush));
+    }
+    // Under reference-cpu's claim (preserve) the same kernel fails the widening cast.
+    const auto preserved = testing::run_instance("v1/C-PRC-04/cast/f16-f32/default", "calibration", "conforming=ftz");
+    EXPECT_EQ(preserved.verdict, harness::Verdict::fail) << testing::describe(preserved.result);
+}
+
 TEST(AccuracyFullDepth, DISABLED_SweepsEveryPattern) {
     const char* ids = std::getenv("KCS_ACCURACY_FULL");
     if (!ids) GTEST_SKIP() << "KCS_ACCURACY_FULL names no instance";

@@ -62,7 +62,8 @@ ProbeRun run_instance(const std::string& instance_id, const std::string& adapter
     if (!instance) throw std::runtime_error("no instance " + instance_id + " in the " + profile + "/" + depth + " plan");
 
     host::IsolationOptions options;
-    if (!violation.empty()) options.adapter_options.push_back("violation=" + violation);
+    if (!violation.empty())
+        options.adapter_options.push_back(violation.find('=') == std::string::npos ? "violation=" + violation : violation);
     host::IsolatedAdapter adapter(host::resolve_adapter(adapter_name), options);
     const harness::Probe probe = find_probe(instance->contract->id, instance->op->id);
     harness::Claims in_force = f.claims;

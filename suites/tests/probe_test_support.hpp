@@ -16,8 +16,9 @@ struct ProbeRun {
 
 // Plans `profile` at `depth` with the adapter's claims file (vendors/NAME/claims.yaml),
 // finds the instance `instance_id`, runs it with two seeds from base seed 1 on
-// `adapter` ("reference-cpu", or "calibration" with `violation`). The probe
-// sees the claims with `claims` put over them (e.g. another oob_policy).
+// `adapter` ("reference-cpu", or "calibration" with `violation`: a violation's
+// name, or an option such as "conforming=ftz"). The probe sees the claims
+// with `claims` put over them (e.g. another oob_policy).
 ProbeRun run_instance(const std::string& instance_id, const std::string& adapter,
                       const std::string& violation = "", const std::string& depth = "smoke",
                       const std::string& profile = "strict", const std::map<std::string, std::string>& claims = {});

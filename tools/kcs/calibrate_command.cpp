@@ -1,5 +1,6 @@
-// kcs calibrate: the three-state matrix that proves the catalog can tell a
-// conforming implementation from each violating one (spec/SPEC.md section 6).
+// kcs calibrate: the matrix that proves the catalog can tell a conforming
+// implementation from each violating one, and passes every claim
+// conformer under the claims that allow it (spec/SPEC.md section 6).
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -98,7 +99,7 @@ void add_calibrate_command(CLI::App& app, int& exit_code) {
     o->choice.plan.depth = "smoke";
 
     auto* calibrate = app.add_subcommand(
-        "calibrate", "Prove the catalog separates reference-cpu from every calibration violator (three states)");
+        "calibrate", "Prove the catalog separates reference-cpu from every calibration violator, and passes every claim conformer");
     calibrate->add_option("--depth", o->choice.plan.depth, "smoke or quick")
         ->check(CLI::IsMember({"smoke", "quick"}))
         ->capture_default_str();

@@ -21,7 +21,7 @@ LoadResult* CatalogV1::result_ = nullptr;
 TEST_F(CatalogV1, LoadsWithoutProblems) {
     EXPECT_TRUE(result_->ok()) << testing::dump(*result_);
     EXPECT_EQ(result_->diagnostics.exit_code(), 0);
-    EXPECT_EQ(cat().spec_version, "1.0.0");
+    EXPECT_EQ(cat().spec_version, "1.1.0");
     EXPECT_EQ(cat().generator.name, "philox4x32-10");
 }
 

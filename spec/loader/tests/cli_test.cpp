@@ -23,7 +23,7 @@ const std::string kV1 = testing::source_catalog().string();
 TEST(Cli, LintOfTheRealCatalogSucceeds) {
     const CliRun r = kcs("spec lint " + kV1);
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find(": ok: spec_version 1.0.0, 12 classes, 11 operators"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(": ok: spec_version 1.1.0, 12 classes, 11 operators"), std::string::npos) << r.out;
 }
 
 TEST(Cli, LintRefusesAClassWithoutPostconditionWithFileAndLine) {
@@ -93,7 +93,7 @@ TEST(Cli, VersionNamesTheCarriedCatalog) {
     const CliRun r = kcs("--version");
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_TRUE(std::regex_search(r.out, std::regex("kcs [0-9]+\\.[0-9]+\\.[0-9]+\n")));
-    EXPECT_TRUE(std::regex_search(r.out, std::regex("v1  spec_version 1\\.0\\.0  sha256:[0-9a-f]{64}"))) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("v1  spec_version 1\\.1\\.0  sha256:[0-9a-f]{64}"))) << r.out;
 }
 
 TEST(Cli, UsageErrorsExitTwoAndHelpExitsZero) {

@@ -114,7 +114,7 @@ INSTANTIATE_TEST_SUITE_P(
         SemanticEdit{"SweepValue", "operators/matmul.yaml", "smoke: [64, 512]", "smoke: [64, 1024]"},
         SemanticEdit{"ConfigDtype", "operators/matmul.yaml", "{inputs: [bf16, bf16], output: bf16,",
                      "{inputs: [bf16, bf16], output: f16,"},
-        SemanticEdit{"SpecVersion", "catalog.yaml", "spec_version: 1.0.0", "spec_version: 1.0.1"},
+        SemanticEdit{"SpecVersion", "catalog.yaml", "spec_version: 1.1.0", "spec_version: 1.1.1"},
         SemanticEdit{"DepthSeeds", "catalog.yaml", "seeds: 3", "seeds: 4"},
         SemanticEdit{"ProtocolStepOrder", "classes/C-PRC-01.yaml",
                      "  - Poison the outputs, run the operator on the adapter, read the outputs back.\n", ""},

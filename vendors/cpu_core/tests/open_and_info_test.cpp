@@ -69,6 +69,21 @@ TEST(Open, CalibrationRefusesAnUnknownViolationListingTheValidOnes) {
     EXPECT_EQ(try_open(api, {"violation=fast_exp"}), KCS_INVALID_ARGUMENT);
 }
 
+// The claim conformers: conforming=NAME on the calibration adapter only,
+// an unknown name listing the valid ones, never together with a violation.
+TEST(Open, CalibrationOffersTheClaimConformersApartFromTheViolations) {
+    const kcs_adapter_api& api = calibration().api();
+    for (const char* name : {"none", "ftz", "fma", "clamp", "zero", "masked-zero", "unordered-reduce"})
+        EXPECT_EQ(try_open(api, {(std::string("conforming=") + name).c_str()}), KCS_OK) << name;
+    EXPECT_EQ(try_open(api, {"conforming=flush"}), KCS_INVALID_ARGUMENT);
+    const std::string message = api.last_error(nullptr);
+    EXPECT_NE(message.find("conforming=flush: unknown conforming behaviour; valid: none, ftz, fma"), std::string::npos)
+        << message;
+    EXPECT_EQ(try_open(api, {"conforming=ftz", "violation=ftz-daz"}), KCS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(api.last_error(nullptr)).find("give one of them"), std::string::npos);
+    EXPECT_EQ(try_open(reference_cpu().api(), {"conforming=ftz"}), KCS_INVALID_ARGUMENT);
+}
+
 TEST(Open, TheOpenErrorIsKeptPerThread) {
     const kcs_adapter_api& api = reference_cpu().api();
     ASSERT_EQ(try_open(api, {"first=1"}), KCS_INVALID_ARGUMENT);
@@ -128,6 +143,10 @@ TEST(Info, CalibrationNotesNameTheViolationAndWhatItOffers) {
         // Every offered violation is described on a line of its own.
         EXPECT_NE(notes.find("\nfast-exp (C-CMP-01): "), std::string::npos) << notes;
         EXPECT_NE(notes.find("\nstale-output (C-EXC-02): "), std::string::npos) << notes;
+        EXPECT_NE(notes.find("\nconforming: none; offers: ftz, fma, clamp, zero, masked-zero, unordered-reduce\n"),
+                  std::string::npos)
+            << notes;
+        EXPECT_NE(notes.find("\nconforming=ftz (subnormals: flush): "), std::string::npos) << notes;
     }
 }
 
