@@ -14,7 +14,8 @@
 // score magnitude A and the 2 (D + 1) A term stay small) and T = 8 keys, whose
 // weighted sums average few values and so stay near W = sum_t p |V|, which E
 // grows with; queries enough for `samples`.
-// An f32 output is as wide as the accumulator: no narrowing store to judge.
+// An f32 output is as wide as the accumulator: no narrowing store, and the
+// plan makes the configuration NOT_APPLICABLE.
 #include <cstdint>
 #include <string>
 #include <utility>

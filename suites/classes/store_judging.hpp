@@ -41,9 +41,7 @@ struct TieSum {
 std::vector<TieSum> tie_sums_of(ref::Format target);
 
 // The tie sums of both narrow targets whose addends are normal values of
-// the input dtype, each with every addend positive and again negative. For
-// an f32 output they check that the widening of the inputs and the store
-// are exact.
+// the input dtype, each with every addend positive and again negative.
 std::vector<TieSum> tie_sums(ref::Format in);
 
 struct StoreRecord {
@@ -114,11 +112,6 @@ private:
 
 // ---------------------------------------------------------------- check (b)
 
-// Check (b) judges the rounding of a narrowing store; an output as wide as
-// the accumulator has none (its ulp is below any accumulator bound, so no
-// output would qualify).
-bool narrowing_store(ref::Format out, ref::Format acc);
-
 // The class whose accumulator-side bound E check (b) takes (C-PRC-01 for
 // reductions, C-PRC-02 for softmax and attention); std::invalid_argument
 // when the catalog lacks it.
@@ -126,9 +119,9 @@ const spec::ContractClass& accumulator_side_class(const harness::ProbeContext& c
 
 // C-PRC-04 of an operator judged by check (b) alone (softmax, the norms,
 // attention: their values are never exact sums, so there is no kind (a)
-// probe). `judge` samples outputs and judges their stores into the tally;
-// an output as wide as the accumulator has no narrowing store and passes
-// with a note saying so.
+// probe). `judge` samples outputs and judges their stores into the tally.
+// An output as wide as the accumulator has no narrowing store: the plan
+// makes such a configuration NOT_APPLICABLE, so it never comes here.
 using SampledStoreJudge = std::function<void(const exactness::ConfigFormats&, StoreTally&, spec::Json& details)>;
 harness::CaseResult judge_sampled_stores(harness::ProbeContext& context, const SampledStoreJudge& judge);
 
