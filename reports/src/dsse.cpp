@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "kcs/spec/catalog.hpp"
+#include "kcs/spec/strict_json.hpp"
 
 namespace kcs::reports {
 
@@ -75,9 +76,9 @@ bool is_envelope(const spec::Json& document) {
 Envelope parse_envelope(std::string_view text) {
     spec::Json doc;
     try {
-        doc = spec::Json::parse(text);
-    } catch (const spec::Json::parse_error& e) {
-        throw EnvelopeError(std::string("not JSON: ") + e.what());
+        doc = spec::parse_json_strict(text);
+    } catch (const spec::JsonError& e) {
+        throw EnvelopeError(e.what());
     }
     if (!doc.is_object()) throw EnvelopeError("the envelope is not a JSON object");
     refuse_unknown_fields(doc, {"payload", "payloadType", "signatures"}, "the envelope");

@@ -13,6 +13,7 @@
 #include "kcs/reports/report_file.hpp"
 #include "kcs/spec/catalog.hpp"
 #include "kcs/spec/sha256.hpp"
+#include "kcs/spec/strict_json.hpp"
 
 namespace kcs::reports {
 
@@ -51,9 +52,9 @@ spec::Json read_key_json(const std::filesystem::path& file, const char* kind) {
     const std::string text = read_whole_file<KeyFileError>(file);
     spec::Json doc;
     try {
-        doc = spec::Json::parse(text);
-    } catch (const spec::Json::parse_error& e) {
-        throw KeyFileError(file.string() + ": not a key file (not JSON: " + e.what() + ")");
+        doc = spec::parse_json_strict(text, {.max_bytes = 1 << 16});
+    } catch (const spec::JsonError& e) {
+        throw KeyFileError(file.string() + ": not a key file (" + e.what() + ")");
     }
     if (!doc.is_object() || !doc.contains("kcs_key") || doc.at("kcs_key") != kind)
         throw KeyFileError(file.string() + ": not a " + std::string(kind) + " key file (\"kcs_key\" must be \"" +

@@ -7,7 +7,9 @@
 #include <set>
 
 #include "kcs/reports/report_file.hpp"
+#include "recorded_run.hpp"
 #include "kcs/spec/sha256.hpp"
+#include "kcs/spec/strict_json.hpp"
 
 namespace kcs::reports {
 
@@ -111,40 +113,9 @@ std::vector<const ShardReport*> by_index(const std::vector<ShardReport>& shards)
     return slots;
 }
 
-harness::Claims claims_of(const Json& recorded) {
-    harness::Claims claims;
-    claims.values = recorded.value("values", std::map<std::string, std::string>{});
-    claims.declared = recorded.value("declared", std::set<std::string>{});
-    claims.not_needed = recorded.value("not_needed", std::map<std::string, std::string>{});
-    if (recorded.value("file", Json()).is_string()) claims.file = recorded["file"].get<std::string>();
-    if (recorded.value("digest", Json()).is_string()) claims.digest = recorded["digest"].get<std::string>();
-    return claims;
-}
-
-harness::Verdict verdict_of(const Json& text, const std::string& where) {
-    using V = harness::Verdict;
-    for (const V v : {V::pass, V::fail, V::crash, V::timeout, V::error, V::unsupported, V::not_applicable})
-        if (text.is_string() && text.get<std::string>() == harness::to_string(v)) return v;
-    throw MergeError(where + ": verdict " + text.dump() + " is not one kcs records");
-}
-
 std::chrono::nanoseconds seconds_of(const Json& value) {
     const double s = value.is_number() ? value.get<double>() : 0.0;
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
-}
-
-// The instance's verdict and its cases' times: what the summary is made of.
-harness::InstanceResult result_of(const harness::Instance& instance, const Json& recorded, const std::string& where) {
-    harness::InstanceResult result{&instance, verdict_of(recorded.value("verdict", Json()), where), {}};
-    for (const auto& c : recorded.value("cases", Json::array())) {
-        harness::CaseRecord record;
-        record.seed = c.value("seed", std::uint64_t{0});
-        record.result.verdict = verdict_of(c.value("verdict", Json()), where);
-        record.wall = seconds_of(c.value("wall_s", Json()));
-        record.adapter_time = seconds_of(c.value("adapter_s", Json()));
-        result.cases.push_back(std::move(record));
-    }
-    return result;
 }
 
 // "2024-05-01T12:00:00.123Z" as utc_timestamp writes it.
@@ -169,9 +140,9 @@ ShardReport read_shard_report(const std::filesystem::path& file_or_folder) {
     ShardReport shard{file, nullptr, ""};
     const std::string text = read_whole_file<MergeError>(file);
     try {
-        shard.statement = Json::parse(text);
-    } catch (const Json::exception& e) {
-        throw MergeError(file.string() + ": not JSON: " + e.what());
+        shard.statement = spec::parse_json_strict(text);
+    } catch (const spec::JsonError& e) {
+        throw MergeError(file.string() + ": " + e.what());
     }
     shard.digest = sha256_digest(text);
     return shard;
@@ -196,7 +167,7 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
     run.depth = catalog->find_depth(at(first, "/predicate/depth/id").get<std::string>());
     if (!run.profile || !run.depth)
         throw MergeError("the catalog " + catalog_digest + " lacks the shards' profile or depth");
-    run.claims = claims_of(at(first, "/predicate/claims"));
+    run.claims = detail::claims_of(at(first, "/predicate/claims"));
     run.operators = at(first, "/predicate/operators").get<std::vector<std::string>>();
     run.signer = inputs.signer;
     harness::PlanRequest request{catalog, run.profile, run.depth, run.claims, run.operators};
@@ -227,7 +198,10 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
                                  name_of(*s));
             holder[it->second] = s;
             recorded[it->second] = instance;
-            results.results[it->second] = result_of(results.plan[it->second], instance, name_of(*s) + ": " + id);
+            std::string bad;
+            results.results[it->second] = detail::result_of(results.plan[it->second], instance, bad);
+            if (!results.results[it->second])
+                throw MergeError(name_of(*s) + ": " + id + ": " + bad + " is not one kcs records");
         }
         const auto shard_started = time_of(at(p, "/started"), name_of(*s)), shard_ended = time_of(at(p, "/ended"), name_of(*s));
         started = std::min(started, shard_started);

@@ -30,7 +30,7 @@ std::string signature_line(const RenderContext& context) {
             return "SIGNED and verified: " + who;
         }
         case SignatureStatus::not_checked:
-            return "SIGNED, signature not checked (kcs verify checks it)";
+            return "UNVERIFIED: an envelope whose signature was not checked (kcs verify, or kcs render --pubkey, checks it)";
         case SignatureStatus::unsigned_statement:
             break;
     }

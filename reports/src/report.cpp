@@ -60,33 +60,20 @@ Json instance_json(const harness::Instance& instance, const std::optional<harnes
             instance_repro = repro.line(instance.id, result->cases[*w].seed);
         }
     }
-    const auto& config = instance.config;
     // A probe whose protocol could not run says why in its case (SPEC.md section 5).
     std::string not_applicable_reason = instance.not_applicable_reason;
     if (not_applicable_reason.empty() && result && result->verdict == harness::Verdict::not_applicable &&
         !result->cases.empty())
         not_applicable_reason = result->cases.front().result.message;
-    return {{"id", instance.id},
-            {"class", instance.contract->id},
-            {"operator", instance.op->id},
-            {"function", instance.function ? Json(*instance.function) : Json(nullptr)},
-            {"config",
-             {{"id", config.id()},
-              {"inputs", config.inputs},
-              {"output", config.output},
-              {"accumulate", config.accumulate ? Json(*config.accumulate) : Json(nullptr)}}},
-            {"variant", instance.variant},
-            {"parameters", instance.parameters.is_object() ? instance.parameters : Json::object()},
-            {"requirement", instance.requirement},
-            {"applicable", instance.applicable},
-            {"not_applicable_reason", not_applicable_reason},
-            {"measures", instance.measures()},
-            {"verdict", result ? Json(std::string(harness::to_string(result->verdict))) : Json(nullptr)},
-            {"cases", cases},
-            {"worst_case", worst},
-            {"repro", instance_repro},
-            {"wall_s", wall_s},
-            {"adapter_s", adapter_s}};
+    Json out = planned_instance_json(instance);
+    out.update(Json{{"not_applicable_reason", not_applicable_reason},
+                    {"verdict", result ? Json(std::string(harness::to_string(result->verdict))) : Json(nullptr)},
+                    {"cases", cases},
+                    {"worst_case", worst},
+                    {"repro", instance_repro},
+                    {"wall_s", wall_s},
+                    {"adapter_s", adapter_s}});
+    return out;
 }
 
 Json counts_json(const Tally& t) {
@@ -176,6 +163,24 @@ Json claims_json(const harness::Claims& c) {
 }
 
 }  // namespace
+
+Json planned_instance_json(const harness::Instance& instance) {
+    const auto& config = instance.config;
+    return {{"id", instance.id},
+            {"class", instance.contract->id},
+            {"operator", instance.op->id},
+            {"function", instance.function ? Json(*instance.function) : Json(nullptr)},
+            {"config",
+             {{"id", config.id()},
+              {"inputs", config.inputs},
+              {"output", config.output},
+              {"accumulate", config.accumulate ? Json(*config.accumulate) : Json(nullptr)}}},
+            {"variant", instance.variant},
+            {"parameters", instance.parameters.is_object() ? instance.parameters : Json::object()},
+            {"requirement", instance.requirement},
+            {"applicable", instance.applicable},
+            {"measures", instance.measures()}};
+}
 
 Json number_json(double value) {
     if (std::isnan(value)) return "nan";

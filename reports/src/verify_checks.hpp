@@ -14,9 +14,13 @@ void check_schema(const Json& statement, Verification& v);
 void check_catalog(const Json& statement, const VerifyInputs& inputs, Verification& v);
 // Subject digests against the local files given.
 void check_subjects(const Json& statement, const VerifyInputs& inputs, Verification& v);
-// Every case verdict against its evidence and the catalog's tolerance
-// models, every instance verdict against its cases, the summary against
-// the instance verdicts. Needs v.catalog.
+// Every case verdict against its evidence and the bounds the catalog's
+// tolerance models give. Needs v.catalog.
 void rejudge(const Json& statement, Verification& v);
+// The plan made again from the catalog and the report's choices, each
+// instance's record and verdict against it, the summary and certificate
+// made again from the verdicts (the signer from the key that verified).
+// Needs v.catalog and the signature checked.
+void replan(const Json& statement, Verification& v);
 
 }  // namespace kcs::reports::detail

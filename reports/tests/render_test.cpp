@@ -127,7 +127,9 @@ TEST(RenderHtml, TheBannerSaysWhatIsKnownOfTheSignature) {
     RenderContext envelope;
     envelope.signature = SignatureStatus::not_checked;
     const std::string unchecked = html_of(statement, envelope);
-    EXPECT_NE(unchecked.find("<p class=\"signature not-checked\">SIGNED, signature not checked"), std::string::npos);
+    EXPECT_NE(unchecked.find("<p class=\"signature not-checked\">UNVERIFIED: an envelope whose signature was not checked"),
+              std::string::npos);
+    EXPECT_EQ(unchecked.find("SIGNED"), std::string::npos);  // nor UNSIGNED: an unverified envelope claims neither
     EXPECT_EQ(unchecked.find("UNSIGNED (a bare"), std::string::npos);
 
     RenderContext verified;

@@ -2,7 +2,13 @@
 #include "kcs/reports/report.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 
 #include <cmath>
 #include <filesystem>
@@ -130,6 +136,46 @@ TEST(ReportFile, ReplacesTheFileWholeAndLeavesNoTemporary) {
     std::getline(in, text);
     EXPECT_EQ(text, "second");
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "sub"), {}), 1);
+    std::filesystem::remove_all(dir);
+}
+
+// A full disk, made by a file size limit in a child process (the write
+// fails with EFBIG as it would with ENOSPC): the truncated temporary file
+// is removed, the report already there is unchanged, and the message names
+// the file and the bytes it needed.
+TEST(ReportFile, AFailedWriteLeavesNoTemporaryAndKeepsTheFileThere) {
+    const std::filesystem::path dir =
+        std::filesystem::path(::testing::TempDir()) / ("kcs-report-full-" + std::to_string(::getpid()));
+    const auto file = dir / "report.json";
+    write_file_atomically(file, "the report already written");
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{4096, 4096};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        try {
+            write_file_atomically(file, std::string(100000, 'x'));
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            const bool names_it = what.find("cannot write " + file.string()) != std::string::npos &&
+                                  what.find("100000 bytes to write") != std::string::npos &&
+                                  what.find("free on its file system") != std::string::npos &&
+                                  what.find("report.json is unchanged") != std::string::npos;
+            if (!names_it) std::fprintf(stderr, "message: %s\n", what.c_str());
+            std::_Exit(names_it ? 0 : 3);
+        }
+        std::_Exit(4);  // the write must fail
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "3: the message lacks the file or the space; 4: the write did not fail";
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);  // no report.json.tmp-PID
+    std::ifstream in(file);
+    std::string text;
+    std::getline(in, text);
+    EXPECT_EQ(text, "the report already written");
     std::filesystem::remove_all(dir);
 }
 

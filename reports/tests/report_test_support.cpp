@@ -93,4 +93,16 @@ const ClassSummary& class_summary(const Summary& summary, const std::string& cla
     throw std::runtime_error("no summary of " + class_id);
 }
 
+void name_signer(Json& statement, const PublicKey& key) {
+    Json& p = statement["predicate"];
+    p["signed"] = true;
+    p["signer"] = {{"keyid", key.keyid()}, {"label", key.label}, {"development", key.development}};
+    Json& certificate = p["summary"]["certificate"];
+    Json reasons = key.development ? Json::array({"signed with a development key (" + key.label + ")"}) : Json::array();
+    for (const auto& r : certificate["reasons"])
+        if (r != "unsigned (a development run)") reasons.push_back(r);
+    certificate["granted"] = reasons.empty();
+    certificate["reasons"] = reasons;
+}
+
 }  // namespace kcs::reports::testing

@@ -7,6 +7,7 @@
 
 #include "kcs/harness/plan.hpp"
 #include "kcs/harness/runner.hpp"
+#include "kcs/reports/keys.hpp"
 #include "kcs/reports/report.hpp"
 #include "kcs/reports/summary.hpp"
 
@@ -38,5 +39,10 @@ void pass_everything(RunResults& run);
 std::size_t index_of(const RunResults& run, const std::string& class_id, const std::string& config = "");
 
 const ClassSummary& class_summary(const Summary& summary, const std::string& class_id);
+
+// Makes an unsigned run's Statement name `key` as its signer, as kcs
+// certify --signer writes it: signed, signer, and the certificate's reasons
+// (a development key's named in place of "unsigned").
+void name_signer(Json& statement, const PublicKey& key);
 
 }  // namespace kcs::reports::testing

@@ -165,9 +165,7 @@ std::string signed_sample_report(const SecretKey& key) {
     std::ifstream in(KCS_SAMPLE_REPORT);
     EXPECT_TRUE(in.good()) << KCS_SAMPLE_REPORT << " is missing: run the reports.sample-report-is-written test";
     Json statement = Json::parse(std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
-    statement["predicate"]["signed"] = true;
-    statement["predicate"]["signer"] = {
-        {"keyid", key.public_key.keyid()}, {"label", key.public_key.label}, {"development", true}};
+    testing::name_signer(statement, key.public_key);
     return sign_envelope(report_text(statement), kInTotoPayloadType, key);
 }
 
@@ -270,13 +268,16 @@ TEST(Verify, ReJudgingRefusesVerdictsTheEvidenceDoesNotSupport) {
     EXPECT_TRUE(mentions(loosened, "the catalog says"));
     // An instance recorded PASS whose case FAILed, and a summary that does not count it.
     const Verification flipped = resign([](Json& s) {
-        auto& c = s["predicate"]["instances"][0]["cases"][0];
+        auto& inst = s["predicate"]["instances"][0];
+        auto& c = inst["cases"][0];
         c["verdict"] = "FAIL";
+        c["violated_class"] = inst["class"];
+        c["signature"] = "unmatched";
     });
-    EXPECT_TRUE(mentions(flipped, "recorded PASS, but not every case passed"));
+    EXPECT_TRUE(mentions(flipped, "recorded \"PASS\", its cases give FAIL")) << ::testing::PrintToString(flipped.failures);
     // A summary count changed.
     const Verification miscounted = resign([](Json& s) { s["predicate"]["summary"]["profile"]["counts"]["pass"] = 0; });
-    EXPECT_TRUE(mentions(miscounted, "summary: profile: recorded pass"));
+    EXPECT_TRUE(mentions(miscounted, "summary: profile counts: recorded"));
     // Another catalog digest.
     const Verification other_catalog = resign([](Json& s) { s["predicate"]["spec"]["digest"] = "sha256:" + std::string(64, 'a'); });
     EXPECT_TRUE(mentions(other_catalog, "is not one this kcs carries"));

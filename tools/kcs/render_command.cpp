@@ -1,7 +1,7 @@
 // kcs render: a report as an HTML page, Markdown, CSV or JUnit XML. It reads
 // a bare Statement (report.json) or a DSSE envelope (report.dsse.json),
 // whose payload it decodes. Whether a signature is good is kcs verify's
-// question: without --pubkey the page says "signature not checked"; with
+// question: without --pubkey the page says "UNVERIFIED" (never "signed"); with
 // it, the report is verified first, as kcs verify does, and rendered only
 // when every check passes.
 #include <cerrno>
@@ -20,6 +20,7 @@
 #include "kcs/reports/render.hpp"
 #include "kcs/reports/report_file.hpp"
 #include "kcs/reports/verify.hpp"
+#include "kcs/spec/strict_json.hpp"
 
 namespace kcs::cli {
 
@@ -54,9 +55,9 @@ spec::Json envelope_payload(const std::string& file, const std::string& text) {
         throw InputError{file + ": not a KCS report: the envelope's payloadType is \"" + envelope.payload_type +
                          "\", not " + std::string(reports::kInTotoPayloadType)};
     try {
-        return spec::Json::parse(envelope.payload);
-    } catch (const spec::Json::parse_error& e) {
-        throw InputError{file + ": the envelope's payload is not JSON (" + e.what() + ")"};
+        return spec::parse_json_strict(envelope.payload);
+    } catch (const spec::JsonError& e) {
+        throw InputError{file + ": the envelope's payload: " + e.what()};
     }
 }
 
@@ -64,9 +65,9 @@ Loaded load_unverified(const std::string& file) {
     const std::string text = reports::read_whole_file<InputError>(file);
     spec::Json doc;
     try {
-        doc = spec::Json::parse(text);
-    } catch (const spec::Json::parse_error& e) {
-        throw InputError{file + ": not JSON (" + e.what() + ")"};
+        doc = spec::parse_json_strict(text);
+    } catch (const spec::JsonError& e) {
+        throw InputError{file + ": " + e.what()};
     }
     Loaded loaded;
     loaded.context.source = file;
@@ -95,7 +96,7 @@ std::optional<Loaded> load_verified(const std::string& file, const std::vector<s
             std::cerr << "  - signature: "
                       << (v.signature_problem.empty() ? "no signature by a trusted key" : v.signature_problem) << "\n";
         for (const auto& failure : v.failures) std::cerr << "  - " << failure << "\n";
-        std::cerr << "(without --pubkey it is rendered marked \"signature not checked\")\n";
+        std::cerr << "(without --pubkey it is rendered marked \"UNVERIFIED\")\n";
         return std::nullopt;
     }
     Loaded loaded;
@@ -162,7 +163,7 @@ void add_render_command(CLI::App& app, int& exit_code) {
                        "repeatable), as kcs verify does; the page then names the signer");
     render->footer(
         "An envelope is rendered from its payload. Without --pubkey its signature is not checked and every "
-        "format says so (\"signature not checked\"); a bare Statement is marked UNSIGNED. With --pubkey a report "
+        "format says so (\"UNVERIFIED\"); a bare Statement is marked UNSIGNED. With --pubkey a report "
         "that fails any check is not rendered.\n"
         "Exit 0 when rendered, 1 when --pubkey verification fails, 2 on an unreadable file, a file that is not "
         "JSON, not an envelope or not a KCS report (another _type or predicateType), or a bad key file.");

@@ -2,9 +2,9 @@
 
 #include <chrono>
 #include <iostream>
-#include <regex>
 
 #include "catalog_location.hpp"
+#include "kcs/spec/text_patterns.hpp"
 
 namespace kcs::cli {
 
@@ -23,9 +23,8 @@ std::string adapter_name(const std::string& name_or_path) {
 }
 
 std::optional<fs::path> built_in_claims(const std::string& adapter) {
-    static const std::regex plain_name("[a-z0-9][a-z0-9_-]*");
     const std::string name = adapter_name(adapter);
-    if (!std::regex_match(name, plain_name)) return std::nullopt;
+    if (!spec::is_plain_id(name)) return std::nullopt;
     const fs::path file = fs::path(KCS_SOURCE_DIR) / "vendors" / name / "claims.yaml";
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) return std::nullopt;

@@ -10,6 +10,7 @@
 #include "kcs/reports/keys.hpp"
 #include "kcs/reports/report_file.hpp"
 #include "kcs/reports/verify.hpp"
+#include "kcs/spec/strict_json.hpp"
 #include "trusted_inputs.hpp"
 
 namespace kcs::cli {
@@ -72,9 +73,9 @@ void add_sign(CLI::App& app, int& exit_code) {
         const std::string text = reports::read_whole_file<reports::ReportReadError>(o->statement);
         reports::Json statement;
         try {
-            statement = reports::Json::parse(text);
-        } catch (const reports::Json::parse_error& e) {
-            throw reports::ReportReadError(o->statement + ": not JSON (" + e.what() + ")");
+            statement = spec::parse_json_strict(text);
+        } catch (const spec::JsonError& e) {
+            throw reports::ReportReadError(o->statement + ": " + e.what());
         }
         if (!statement.is_object() || statement.value("predicateType", "") != reports::kPredicateType)
             throw reports::ReportReadError(o->statement + ": not a KCS report (predicateType is not " +

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "kcs/reports/dsse.hpp"
+#include "kcs/reports/keys.hpp"
+#include "kcs/reports/report.hpp"
 #include "run_kcs.hpp"
 
 namespace {
@@ -123,6 +125,55 @@ TEST_F(SigningCli, TruncatedMalformedAndBareReportsAreRefusedSayingWhy) {
 
     const auto missing = verify(path("no-such-file.json"));
     EXPECT_EQ(missing.exit_code, 2);
+}
+
+// A payload that is JSON but not a Statement, signed by the trusted key:
+// refused as a report (exit 1) with a clear message, never an internal one.
+TEST_F(SigningCli, ASignedPayloadThatIsNotAStatementIsRefusedWithExit1) {
+    const auto key = kcs::reports::read_secret_key(path("vendor.key"));
+    for (const std::string payload : {"[1, 2, 3]", "42", "\"text\"", "null"}) {
+        write(dir_ / "odd.dsse.json", kcs::reports::sign_envelope(payload, kcs::reports::kInTotoPayloadType, key));
+        const auto v = verify(path("odd.dsse.json"));
+        EXPECT_EQ(v.exit_code, 1) << payload << ": " << v.err;
+        EXPECT_NE(v.out.find(", not a KCS report (an in-toto Statement is a JSON object)"), std::string::npos)
+            << payload << ": " << v.out;
+        EXPECT_EQ(v.err.find("json.exception"), std::string::npos) << v.err;
+        const auto render = run_kcs("render " + path("odd.dsse.json") + " --format md --pubkey " + path("vendor.pub"));
+        EXPECT_EQ(render.exit_code, 1) << payload << ": " << render.err;
+        EXPECT_EQ(render.err.find("json.exception"), std::string::npos) << render.err;
+    }
+}
+
+// RFC 8259 leaves a member named twice open; a verifier refuses it in the
+// envelope, in the signed payload, in a bare report and in a key file.
+TEST_F(SigningCli, AMemberNamedTwiceIsRefusedWherever) {
+    const std::string envelope = slurp(dir_ / "run/report.dsse.json");
+    std::string doubled_envelope = envelope;
+    doubled_envelope.insert(1, "\"payloadType\": \"application/json\", ");
+    write(dir_ / "twice.dsse.json", doubled_envelope);
+    const auto outer = verify(path("twice.dsse.json"));
+    EXPECT_EQ(outer.exit_code, 2) << outer.out;
+    EXPECT_NE(outer.err.find("the member \"payloadType\" appears twice in one object"), std::string::npos) << outer.err;
+
+    std::string report = slurp(dir_ / "run/report.json");
+    report.insert(report.find('{') + 1, "\"_type\": \"other\",");
+    const auto key = kcs::reports::read_secret_key(path("vendor.key"));
+    write(dir_ / "inner.dsse.json", kcs::reports::sign_envelope(report, kcs::reports::kInTotoPayloadType, key));
+    const auto inner = verify(path("inner.dsse.json"));
+    EXPECT_EQ(inner.exit_code, 1) << inner.err;
+    EXPECT_NE(inner.out.find("FAILED  payload: the member \"_type\" appears twice in one object"), std::string::npos)
+        << inner.out;
+    write(dir_ / "inner.json", report);
+    const auto bare = verify(path("inner.json"));
+    EXPECT_EQ(bare.exit_code, 2);
+    EXPECT_NE(bare.err.find("appears twice"), std::string::npos) << bare.err;
+
+    std::string pub = slurp(dir_ / "vendor.pub");
+    pub.insert(pub.find('{') + 1, "\"label\": \"someone else\",");
+    write(dir_ / "twice.pub", pub);
+    const auto keyfile = verify(path("run/report.dsse.json"), "twice.pub");
+    EXPECT_EQ(keyfile.exit_code, 2);
+    EXPECT_NE(keyfile.err.find("appears twice"), std::string::npos) << keyfile.err;
 }
 
 TEST_F(SigningCli, AWrongPayloadTypeOrADuplicatedSignatureIsRefused) {

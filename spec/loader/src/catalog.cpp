@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <functional>
 #include <tuple>
 
 #include "kcs/spec/catalog.hpp"
@@ -45,9 +46,12 @@ int Diagnostics::exit_code() const {
 }
 
 void Diagnostics::sort_by_location() {
-    std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        return std::tie(a.where.file, a.where.line, a.where.column) <
-               std::tie(b.where.file, b.where.line, b.where.column);
+    // An input error (a file that cannot be read or parsed) is the root
+    // cause of the findings it leaves behind in other files: it goes first.
+    const auto rank = [](const Diagnostic& d) { return d.severity == Severity::input ? 0 : 1; };
+    std::stable_sort(items_.begin(), items_.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+        return std::make_tuple(rank(a), std::cref(a.where.file), a.where.line, a.where.column) <
+               std::make_tuple(rank(b), std::cref(b.where.file), b.where.line, b.where.column);
     });
 }
 

@@ -1,7 +1,7 @@
 // catalog.yaml and the files it includes.
 #include <algorithm>
-#include <regex>
 
+#include "kcs/spec/text_patterns.hpp"
 #include "load_context.hpp"
 
 namespace kcs::spec {
@@ -110,8 +110,7 @@ void parse_catalog_entries(LoadContext& ctx, Fields& top) {
         t.distribution = f.text("distribution");
         t.description = f.text("description");
         check_unique(doc, node, "functional test", t.id, seen);
-        static const std::regex distribution(R"((normal|uniform)\(-?[0-9.eE+-]+,\s*-?[0-9.eE+-]+\))");
-        if (!t.distribution.empty() && !std::regex_match(t.distribution, distribution))
+        if (!t.distribution.empty() && !is_distribution(t.distribution))
             doc.finding(f.get("distribution"), "distribution '" + t.distribution + "' is not understood",
                         "write normal(MEAN,STD) or uniform(LO,HI)");
         if (t.rtol < 0 || t.atol < 0)
@@ -219,8 +218,7 @@ LoadResult load_catalog(const std::filesystem::path& dir) {
         doc.finding(marker, "catalog.yaml must start with 'catalog: kcs-contracts'",
                     "this marker says the file is a KCS contract catalog");
     result.catalog.spec_version = top.text("spec_version");
-    static const std::regex semver("[0-9]+\\.[0-9]+\\.[0-9]+");
-    if (!result.catalog.spec_version.empty() && !std::regex_match(result.catalog.spec_version, semver))
+    if (!result.catalog.spec_version.empty() && !is_semantic_version(result.catalog.spec_version))
         doc.finding(top.get("spec_version"), "spec_version '" + result.catalog.spec_version +
                                                  "' is not a semantic version", "write MAJOR.MINOR.PATCH, e.g. 1.0.0");
     result.catalog.title = top.text("title");

@@ -46,4 +46,38 @@ const ToleranceModel* find_tolerance_model(const std::string& name) {
     return it == models.end() ? nullptr : &*it;
 }
 
+namespace {
+
+std::optional<double> number_at(const Json& params, const Json::json_pointer& at) {
+    if (!params.contains(at) || !params.at(at).is_number()) return std::nullopt;
+    return params.at(at).get<double>();
+}
+
+}  // namespace
+
+std::vector<double> headline_bounds(const Tolerance& tolerance, const DtypeConfig& config,
+                                    const std::optional<std::string>& function) {
+    const std::string& model = tolerance.model;
+    const Json& params = tolerance.params;
+    std::vector<double> bounds;
+    const auto add = [&](const std::optional<double>& bound) {
+        if (bound) bounds.push_back(*bound);
+    };
+    if (model == "ulp_table") {
+        add(number_at(params, Json::json_pointer("/table/" + function.value_or("exp") + "/" + config.output)));
+    } else if (model == "exact_when_representable") {
+        for (const auto& dtype : config.inputs) add(number_at(params, Json::json_pointer("/min_mantissa_bits/" + dtype)));
+    } else if (model == "order_bound") {
+        add(number_at(params, Json::json_pointer("/diameter_factor")));
+        bounds.push_back(1.0);
+    } else if (model == "distinct_outputs") {
+        add(number_at(params, Json::json_pointer("/max_distinct")));
+    } else if (model == "dot_bound" || model == "stability_bound") {
+        bounds = {1.0, 0.0};
+    } else if (find_tolerance_model(model)) {
+        bounds.push_back(0.0);
+    }
+    return bounds;
+}
+
 }  // namespace kcs::spec

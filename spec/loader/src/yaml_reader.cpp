@@ -1,10 +1,11 @@
 #include "yaml_reader.hpp"
 
+#include "kcs/spec/text_patterns.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
-#include <regex>
 
 namespace kcs::spec::detail {
 
@@ -317,15 +318,9 @@ std::vector<std::string> as_text_list(Document& doc, const YAML::Node& node, con
     return out;
 }
 
-bool is_valid_id(const std::string& text) {
-    static const std::regex pattern("[a-z0-9][a-z0-9_-]*");
-    return std::regex_match(text, pattern);
-}
+bool is_valid_id(const std::string& text) { return spec::is_plain_id(text); }
 
-bool is_class_id(const std::string& text) {
-    static const std::regex pattern("C-(PRC|ORD|CMP|EXC)-[0-9]{2}");
-    return std::regex_match(text, pattern);
-}
+bool is_class_id(const std::string& text) { return spec::is_class_id(text); }
 
 std::optional<Json> as_typed(Document& doc, const YAML::Node& node, const std::string& type,
                              const std::string& what) {

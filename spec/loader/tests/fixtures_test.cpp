@@ -185,5 +185,35 @@ TEST(MalformedCatalogRun, MissingFolderAndMissingCatalogFileAreInputErrors) {
     EXPECT_NE(testing::find_diagnostic(result, "catalog.yaml", "no catalog.yaml"), nullptr) << testing::dump(result);
 }
 
+// A hostile catalog found by fuzzing: one 30,000-character claim id. The
+// id checks are loops, not a backtracking regular expression that recurses
+// once per character and overflowed the stack.
+TEST(HostileCatalog, AVeryLongIdIsAFindingNotACrash) {
+    CatalogCopy copy;
+    const std::string long_id(30000, 'x');
+    copy.replace(kCatalog, "- id: oob_policy", "- id: " + long_id + "_");
+    copy.replace(kCatalog, "spec_version: ", "spec_version: 1." + std::string(30000, '1') + "x #");
+    const LoadResult result = copy.load();
+    EXPECT_NE(testing::find_diagnostic(result, kCatalog, "is not a semantic version"), nullptr) << testing::dump(result);
+    std::string wrong_id = long_id + "_";
+    wrong_id[15000] = 'X';
+    copy.replace(kCatalog, long_id + "_", wrong_id);
+    EXPECT_NE(testing::find_diagnostic(copy.load(), kCatalog, "is not a valid id"), nullptr);
+}
+
+// A file that cannot be parsed is the root cause of what follows in the
+// files that refer to it: it is printed first, the cascade after it.
+TEST(MalformedCatalogRun, TheRootCauseOfABrokenIncludedFileComesFirst) {
+    CatalogCopy copy;
+    copy.write(kMatmul, "id: matmul\n  bad: [unclosed\n");
+    const LoadResult result = copy.load();
+    const auto& all = result.diagnostics.all();
+    ASSERT_GT(all.size(), 2u) << testing::dump(result);  // the cascade: classes naming matmul
+    EXPECT_NE(all.front().where.file.find(kMatmul), std::string::npos) << testing::dump(result);
+    EXPECT_NE(all.front().message.find("YAML syntax error"), std::string::npos) << testing::dump(result);
+    EXPECT_EQ(all.front().severity, Severity::input);
+    for (std::size_t i = 1; i < all.size(); ++i) EXPECT_EQ(all[i].severity, Severity::finding) << all[i].str();
+}
+
 }  // namespace
 }  // namespace kcs::spec

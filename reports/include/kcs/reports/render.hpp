@@ -39,7 +39,7 @@ struct RenderContext {
     std::string source;  // the file rendered, shown as where the page came from; may be empty
 };
 
-// One line for the banner: "UNSIGNED ...", "SIGNED, signature not checked ...",
+// One line for the banner: "UNSIGNED ...", "UNVERIFIED: an envelope whose signature was not checked ...",
 // "SIGNED and verified: LABEL (keyid ...)".
 std::string signature_line(const RenderContext& context);
 

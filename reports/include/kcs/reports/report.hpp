@@ -107,6 +107,11 @@ Json signer_json(const std::optional<Signer>& signer);
 // DSSE envelope.
 std::string report_text(const Json& statement);
 
+// What the plan alone says of an instance (id, class, operator, function,
+// config, variant, parameters, requirement, applicability, what it
+// measures): the part of its record that kcs verify remakes from the catalog.
+Json planned_instance_json(const harness::Instance& instance);
+
 // One case as the report holds it (kcs run --json prints the same).
 Json case_json(const harness::CaseRecord& record, const std::string& repro);
 

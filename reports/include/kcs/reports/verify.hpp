@@ -32,6 +32,7 @@ struct Verification {
     std::string signature_problem;  // why not, in words (a bare Statement, no trusted key's signature, ...)
     std::string signer_keyid;       // of the key that verified
     std::string signer_label;
+    bool signer_development = true;  // as the trusted key file says; a development key never certifies
     // Each other check that failed, in words: a broken envelope, the
     // content (types, schema, catalog, subjects, verdicts, summary), or a
     // Statement whose named signer is not the key that signed it. A report

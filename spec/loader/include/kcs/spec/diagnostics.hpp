@@ -42,7 +42,8 @@ public:
     // 0 when clean, 2 when any input error, else 1.
     int exit_code() const;
 
-    // Orders by file, line and column, keeping the order of equal places.
+    // Input errors (the root causes: files that cannot be read or parsed)
+    // first, then by file, line and column, keeping the order of equal places.
     void sort_by_location();
 
 private:

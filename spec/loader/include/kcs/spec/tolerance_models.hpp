@@ -3,8 +3,11 @@
 // "Tolerance models"), so the YAML never holds an expression.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "kcs/spec/catalog.hpp"
 
 namespace kcs::spec {
 
@@ -22,5 +25,19 @@ struct ToleranceModel {
 
 const std::vector<ToleranceModel>& tolerance_models();
 const ToleranceModel* find_tolerance_model(const std::string& name);
+
+// The bounds a case's headline figure may be judged against under the
+// class's tolerance model, for an instance of `config` (and `function`, a
+// member of a family): what the catalog's parameters give, never what a
+// report says. ulp_table: the table's entry for the function (the
+// exponential for softmax and attention, C-CMP-01's scope) and the output
+// dtype; exact_when_representable: the required bits of each input dtype;
+// order_bound: diameter_factor (the diameter's figure) or 1 (a single
+// order's); distinct_outputs: max_distinct; dot_bound and stability_bound:
+// 1 (an error over its bound) or 0 (a count of non-finite results); the
+// bitwise and policy models: 0. Empty for a model or entry the catalog
+// lacks.
+std::vector<double> headline_bounds(const Tolerance& tolerance, const DtypeConfig& config,
+                                    const std::optional<std::string>& function);
 
 }  // namespace kcs::spec
