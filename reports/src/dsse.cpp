@@ -20,9 +20,11 @@ std::string required_string(const spec::Json& object, const char* field, const s
 }
 
 void refuse_unknown_fields(const spec::Json& object, std::initializer_list<const char*> known, const std::string& where) {
-    for (const auto& [name, value] : object.items())
+    for (const auto& item : object.items()) {
+        const std::string& name = item.key();
         if (std::none_of(known.begin(), known.end(), [&](const char* k) { return name == k; }))
             throw EnvelopeError(where + " has an unknown field \"" + name + "\"");
+    }
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "kcs/reports/report_file.hpp"
-#include "recorded_run.hpp"
+#include "kcs/reports/recorded_run.hpp"
 #include "kcs/spec/sha256.hpp"
 #include "kcs/spec/strict_json.hpp"
 
@@ -167,7 +167,7 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
     run.depth = catalog->find_depth(at(first, "/predicate/depth/id").get<std::string>());
     if (!run.profile || !run.depth)
         throw MergeError("the catalog " + catalog_digest + " lacks the shards' profile or depth");
-    run.claims = detail::claims_of(at(first, "/predicate/claims"));
+    run.claims = claims_of(at(first, "/predicate/claims"));
     run.operators = at(first, "/predicate/operators").get<std::vector<std::string>>();
     run.signer = inputs.signer;
     harness::PlanRequest request{catalog, run.profile, run.depth, run.claims, run.operators};
@@ -199,7 +199,7 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
             holder[it->second] = s;
             recorded[it->second] = instance;
             std::string bad;
-            results.results[it->second] = detail::result_of(results.plan[it->second], instance, bad);
+            results.results[it->second] = result_of(results.plan[it->second], instance, bad);
             if (!results.results[it->second])
                 throw MergeError(name_of(*s) + ": " + id + ": " + bad + " is not one kcs records");
         }

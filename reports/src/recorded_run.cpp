@@ -1,10 +1,10 @@
-#include "recorded_run.hpp"
+#include "kcs/reports/recorded_run.hpp"
 
 #include <chrono>
 #include <map>
 #include <set>
 
-namespace kcs::reports::detail {
+namespace kcs::reports {
 
 namespace {
 
@@ -56,4 +56,4 @@ std::optional<harness::InstanceResult> result_of(const harness::Instance& instan
     return result;
 }
 
-}  // namespace kcs::reports::detail
+}  // namespace kcs::reports

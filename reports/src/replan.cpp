@@ -12,7 +12,7 @@
 #include <set>
 
 #include "kcs/harness/plan.hpp"
-#include "recorded_run.hpp"
+#include "kcs/reports/recorded_run.hpp"
 #include "verify_checks.hpp"
 
 namespace kcs::reports::detail {

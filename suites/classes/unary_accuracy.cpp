@@ -157,7 +157,7 @@ std::string histogram_label(std::size_t bucket) {
         const bool cr_nan = (cr[i] & 0x7FFF'FFFFu) > 0x7F80'0000u;
         const bool got_nan = (got[i] & 0x7FFF'FFFFu) > 0x7F80'0000u;
         const bool small = log_distance ? (x[i] > 0x3F78'0000u) & (x[i] < 0x3F84'0000u) : x_field < 122;
-        const std::uint32_t subdomain = (cr_field >= 0xFE) & !cr_nan ? 1u : small ? 2u : 3u;
+        const std::uint32_t subdomain = ((cr_field >= 0xFE) & !cr_nan) ? 1u : small ? 2u : 3u;
         const bool equal = cr_nan ? got_nan : got[i] == cr[i];
         const bool regular = (x_field != 0) & (cr_field != 0) & equal;
         return regular ? (x[i] >> 23) << 2 | subdomain : 0xFFFF'FFFFu;

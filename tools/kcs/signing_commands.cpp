@@ -11,6 +11,8 @@
 #include "kcs/reports/report_file.hpp"
 #include "kcs/reports/verify.hpp"
 #include "kcs/spec/strict_json.hpp"
+#include "rerun.hpp"
+#include "run_setup.hpp"
 #include "trusted_inputs.hpp"
 
 namespace kcs::cli {
@@ -101,6 +103,8 @@ struct VerifyOptions {
     std::string adapter;
     std::string claims;
     bool quiet = false;
+    std::size_t rerun = 0;
+    std::uint64_t rerun_seed = 1;
 };
 
 void add_verify(CLI::App& app, int& exit_code) {
@@ -113,12 +117,22 @@ void add_verify(CLI::App& app, int& exit_code) {
                     "The adapter library (a name or a path) to compare with the report's adapter subject");
     cmd->add_option("--claims", o->claims, "The claims file to compare with the report's claims subject");
     cmd->add_flag("--quiet,-q", o->quiet, "Print only what failed and the conclusion");
+    cmd->add_option("--rerun", o->rerun,
+                    "After the checks pass, run N random cases of the report again on --adapter and compare them "
+                    "(the verdict; the evidence bit for bit where the report claims deterministic: true)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--rerun-seed", o->rerun_seed, "Picks the cases --rerun runs")->capture_default_str();
     cmd->footer("Checks the Ed25519 signature over the DSSE PAE bytes by a trusted key, the payload type, the "
                 "Statement and predicate types, the report schema, that the catalog digest is one this kcs carries, "
                 "the subject digests against the files given, and re-judges every recorded verdict from its "
-                "evidence with the catalog's tolerance models.\n"
-                "Exit 0 valid, 1 invalid (each failed check is printed), 2 unreadable input (report or key).");
+                "evidence with the catalog's tolerance models, remakes the plan and the summary from the catalog, "
+                "and takes the signer's kind from the trusted key file. What it cannot prove (evidence a key "
+                "holder fabricated consistently) --rerun checks: see spec/SPEC.md section 12.\n"
+                "Exit 0 valid, 1 invalid (each failed check is printed) or a rerun case that differs, 2 unreadable "
+                "input (report or key) or --rerun without --adapter.");
     cmd->callback([&exit_code, o] {
+        if (o->rerun && o->adapter.empty())
+            throw CLI::ValidationError("--rerun", "needs --adapter: the library to run the cases on");
         std::optional<fs::path> adapter, claims;
         if (!o->adapter.empty()) adapter = host::resolve_adapter(o->adapter);
         if (!o->claims.empty()) claims = fs::path(o->claims);
@@ -129,12 +143,12 @@ void add_verify(CLI::App& app, int& exit_code) {
         if (!v.signature_valid) std::cout << "FAILED  signature: " << v.signature_problem << "\n";
         for (const auto& f : v.failures) std::cout << "FAILED  " << f << "\n";
         if (v.valid()) {
-            const bool development =
-                v.statement["predicate"].value("signer", reports::Json::object()).value("development", false);
             std::cout << "VALID   " << o->envelope << ": signed by " << v.signer_keyid
                       << (v.signer_label.empty() ? "" : " (" + v.signer_label + ")")
-                      << (development ? ", a development key: not a certificate" : "") << "\n";
+                      << (v.signer_development ? ", a development key: not a certificate" : "") << "\n";
             exit_code = 0;
+            if (o->rerun)
+                exit_code = rerun_cases(v, {o->rerun, o->adapter, o->rerun_seed, kDefaultTimeoutSeconds});
         } else {
             const std::size_t failed = v.failures.size() + (v.signature_valid ? 0 : 1);
             std::cout << "INVALID " << o->envelope << ": " << failed << " check" << (failed == 1 ? "" : "s")

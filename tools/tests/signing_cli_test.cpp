@@ -176,6 +176,34 @@ TEST_F(SigningCli, AMemberNamedTwiceIsRefusedWherever) {
     EXPECT_NE(keyfile.err.find("appears twice"), std::string::npos) << keyfile.err;
 }
 
+// What verification cannot prove (SPEC.md section 12): evidence a key
+// holder fabricated consistently verifies; running the cases again on the
+// adapter tells it.
+TEST_F(SigningCli, AConsistentFabricationVerifiesButARerunTellsIt) {
+    const auto clean = verify(path("run/report.dsse.json"), "vendor.pub", "--adapter reference-cpu --rerun 3");
+    EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+    EXPECT_NE(clean.out.find("RERUN SAME    3 cases run again"), std::string::npos) << clean.out;
+
+    Json statement = Json::parse(slurp(dir_ / "run/report.json"));
+    for (auto& inst : statement["predicate"]["instances"])
+        for (auto& c : inst["cases"])
+            if (c["verdict"] == "PASS") c["evidence"]["judged"]["count"] = c["evidence"]["judged"]["count"].get<int>() + 1;
+    const auto key = kcs::reports::read_secret_key(path("vendor.key"));
+    write(dir_ / "fabricated.dsse.json",
+          kcs::reports::sign_envelope(kcs::reports::report_text(statement), kcs::reports::kInTotoPayloadType, key));
+    const auto checked = verify(path("fabricated.dsse.json"));
+    EXPECT_EQ(checked.exit_code, 0) << checked.out;  // consistent: nothing in the report contradicts it
+    const auto rerun = verify(path("fabricated.dsse.json"), "vendor.pub", "--adapter reference-cpu --rerun 2");
+    EXPECT_EQ(rerun.exit_code, 1) << rerun.out << rerun.err;
+    EXPECT_NE(rerun.out.find("DIFFERS rerun v1/"), std::string::npos) << rerun.out;
+    EXPECT_NE(rerun.out.find(": evidence.judged: recorded"), std::string::npos) << rerun.out;
+    EXPECT_NE(rerun.out.find("RERUN DIFFERS 2 cases run again"), std::string::npos) << rerun.out;
+
+    const auto no_adapter = verify(path("run/report.dsse.json"), "vendor.pub", "--rerun 2");
+    EXPECT_EQ(no_adapter.exit_code, 2);
+    EXPECT_NE(no_adapter.err.find("--rerun: needs --adapter"), std::string::npos) << no_adapter.err;
+}
+
 TEST_F(SigningCli, AWrongPayloadTypeOrADuplicatedSignatureIsRefused) {
     Json envelope = Json::parse(slurp(dir_ / "run/report.dsse.json"));
     Json retyped = envelope;

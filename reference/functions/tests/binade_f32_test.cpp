@@ -46,7 +46,8 @@ const Binade kSlowBinades[] = {
 class FullBinade : public ::testing::TestWithParam<Binade> {};
 
 TEST_P(FullBinade, BatchEqualsMpfrOnEveryInput) {
-    const auto [function, first] = GetParam();
+    const UnaryFunction function = GetParam().function;  // a plain variable: the lambdas below capture it
+    const std::uint32_t first = GetParam().first;
     constexpr std::uint32_t kCount = 1u << 23;
     std::vector<std::uint32_t> x(kCount), y(kCount);
     for (std::uint32_t i = 0; i < kCount; ++i) x[i] = first + i;

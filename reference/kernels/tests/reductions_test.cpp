@@ -388,7 +388,7 @@ TEST_P(ConformingReduceMax, IsExact) {
 // C-PRC-02 (b) and (c) for softmax on N(0,1) rows and rows past exp's
 // overflow threshold (uniform(-110, 110)).
 TEST_P(ConformingKernels, SoftmaxWithinStabilityBound) {
-    const auto [in, out] = GetParam();
+    const Dtype in = GetParam().in, out = GetParam().out;  // plain variables: the bound lambda captures out
     SplitMix64 random(15);
     for (const std::int64_t length : {7, 1024}) {
         for (const double spread : {0.0, 110.0}) {
@@ -472,7 +472,7 @@ TEST_P(ConformingKernels, LayernormWithinStabilityBound) {
 }
 
 TEST_P(ConformingKernels, RmsnormWithinStabilityBound) {
-    const auto [in, out] = GetParam();
+    const Dtype in = GetParam().in, out = GetParam().out;  // plain variables: the bound lambda captures out
     SplitMix64 random(17);
     for (const std::int64_t length : {7, 1024}) {
         const auto size = static_cast<std::size_t>(32 * length);

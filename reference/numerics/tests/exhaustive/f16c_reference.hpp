@@ -7,8 +7,11 @@
 
 namespace kcs::ref::test_support {
 
+// Whether this CPU has F16C (CPUID leaf 1, ECX bit 29).
+bool cpu_has_f16c();
+
 // out[i] = VCVTPS2PH(in[i]) under round-to-nearest-even, for n a multiple
-// of 4. Call only where __builtin_cpu_supports("f16c") holds.
+// of 4. Call only where cpu_has_f16c() holds.
 void f16c_f32_to_f16(const float* in, std::uint16_t* out, std::size_t n);
 
 }  // namespace kcs::ref::test_support

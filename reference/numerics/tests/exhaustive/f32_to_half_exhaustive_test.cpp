@@ -104,7 +104,7 @@ void expect_none(const Mismatches& m, const char* what) {
 }
 
 TEST(ExhaustiveF32ToHalf, AllEncodingsNearestEven) {
-    if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "this CPU has no F16C: no independent f16 reference";
+    if (!test_support::cpu_has_f16c()) GTEST_SKIP() << "this CPU has no F16C: no independent f16 reference";
     constexpr std::uint64_t kAll = std::uint64_t{1} << 32;
     constexpr std::uint64_t kHalf = kAll / 2;  // a multiple of kChunk
     const auto start = std::chrono::steady_clock::now();

@@ -1,10 +1,14 @@
-// Verification of a signed report (reports.md, "Signing"): the DSSE
-// signature over the PAE bytes by a trusted key, the payload type, the
-// Statement type and predicate type, the report schema, the catalog digest
-// against the catalogs this kcs carries, subject digests against local
-// files when given, and every recorded verdict re-judged from its evidence
-// with the catalog's tolerance models, the summary recomputed from the
-// verdicts. Each check that fails adds one failure saying what failed.
+// Verification of a signed report (reports.md, "Signing"; spec/SPEC.md
+// section 12): the DSSE signature over the PAE bytes by a trusted key, the
+// payload type, the Statement type and predicate type, the report schema,
+// the catalog digest against the catalogs this kcs carries, subject digests
+// against local files when given; then everything that can be remade from
+// the catalog is remade with the code that wrote the report: every case
+// verdict from its evidence and the bound the tolerance model gives
+// (rejudge.cpp), the plan, the instance records and verdicts, the summary
+// and the certificate, the signer's kind from the trusted key file
+// (replan.cpp). Each check that fails adds one failure saying what failed,
+// naming the instance and the field.
 #pragma once
 
 #include <filesystem>

@@ -2,7 +2,7 @@
 // report: the claims, the instance verdicts and case records. kcs merge
 // joins shards with them and kcs verify remakes the plan and the summary
 // with them, so that both judge a report with the code that wrote it.
-// Private to reports/.
+// kcs verify --rerun runs cases again with them.
 #pragma once
 
 #include <optional>
@@ -12,7 +12,7 @@
 #include "kcs/harness/runner.hpp"
 #include "kcs/reports/report.hpp"
 
-namespace kcs::reports::detail {
+namespace kcs::reports {
 
 // predicate.claims as a Claims (values, declared, not needed, file, digest).
 harness::Claims claims_of(const Json& recorded);
@@ -26,4 +26,4 @@ std::optional<harness::Verdict> verdict_of(const Json& text);
 std::optional<harness::InstanceResult> result_of(const harness::Instance& instance, const Json& recorded,
                                                  std::string& bad);
 
-}  // namespace kcs::reports::detail
+}  // namespace kcs::reports
