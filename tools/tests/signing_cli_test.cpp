@@ -127,6 +127,18 @@ TEST_F(SigningCli, TruncatedMalformedAndBareReportsAreRefusedSayingWhy) {
     EXPECT_EQ(missing.exit_code, 2);
 }
 
+// Sizes are bounded before anything is read: a sparse 600 MiB file is
+// refused at once, exit 2, saying so.
+TEST_F(SigningCli, AFileOverTheSizeLimitIsRefusedUnread) {
+    const auto huge = dir_ / "huge.dsse.json";
+    write(huge, "{");
+    fs::resize_file(huge, std::uintmax_t{600} << 20);
+    const auto v = verify(huge.string());
+    EXPECT_EQ(v.exit_code, 2);
+    EXPECT_NE(v.err.find("629145600 bytes, over the limit of 536870912"), std::string::npos) << v.err;
+    fs::remove(huge);
+}
+
 // A payload that is JSON but not a Statement, signed by the trusted key:
 // refused as a report (exit 1) with a clear message, never an internal one.
 TEST_F(SigningCli, ASignedPayloadThatIsNotAStatementIsRefusedWithExit1) {

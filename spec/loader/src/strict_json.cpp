@@ -37,6 +37,7 @@ Json parse_json_strict(std::string_view text, const JsonLimits& limits) {
     try {
         doc = Json::parse(text.begin(), text.end(), check);
     } catch (const Json::parse_error& e) {
+        if (!problem.empty()) throw JsonError(problem);  // what stopped it came first
         throw JsonError("not JSON: " + std::string(e.what()));
     }
     if (!problem.empty()) throw JsonError(problem);
