@@ -36,7 +36,8 @@ Json parse_json_strict(std::string_view text, const JsonLimits& limits) {
     Json doc;
     try {
         doc = Json::parse(text.begin(), text.end(), check);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {
+        // parse_error, and out_of_range for a number past double's range (1E97641049: found by fuzzing).
         if (!problem.empty()) throw JsonError(problem);  // what stopped it came first
         throw JsonError("not JSON: " + std::string(e.what()));
     }

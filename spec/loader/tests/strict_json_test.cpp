@@ -36,6 +36,13 @@ TEST(StrictJson, SizeAndNestingAreBounded) {
 
 TEST(StrictJson, NotJsonSaysWhere) { EXPECT_EQ(refusal("{\"a\": }").rfind("not JSON: ", 0), 0u); }
 
+// Found by fuzzing kcs verify: a number past double's range escaped as
+// nlohmann's out_of_range instead of a refusal.
+TEST(StrictJson, ANumberPastTheRangeOfDoubleIsRefused) {
+    EXPECT_NE(refusal(R"({"payload": 1E97641049})").find("number overflow"), std::string::npos);
+    EXPECT_NE(refusal("-1e400").find("not JSON"), std::string::npos);
+}
+
 TEST(TextPatterns, MatchWhatTheRegularExpressionsMatched) {
     EXPECT_TRUE(is_plain_id("reduce_max"));
     EXPECT_TRUE(is_plain_id("f16-f32"));
