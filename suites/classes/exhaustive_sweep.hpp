@@ -29,6 +29,7 @@
 
 #include "kcs/harness/probe.hpp"
 #include "kcs/reference/formats.hpp"
+#include "kcs/reference/unary_functions.hpp"
 
 namespace kcs::suites::sweep {
 
@@ -162,7 +163,11 @@ void judge_in_slices(std::size_t n, const Tally& initial, Tally& total, Judge ju
         slice(0);
     } else {
         std::vector<std::thread> pool;
-        for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(slice, w);
+        for (std::size_t w = 1; w < workers; ++w)
+            pool.emplace_back([&slice, w] {
+                slice(w);
+                ref::release_thread_caches();  // a judge may take the MPFR path
+            });
         slice(0);
         for (auto& t : pool) t.join();
     }

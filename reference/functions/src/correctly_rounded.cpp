@@ -1,6 +1,8 @@
 // One argument: special values, then symbolic decisions, then the double
 // evaluation, then MPFR. Each stage decides or passes on; the last always
 // decides (or reports that it cannot).
+#include <mpfr.h>
+
 #include "arguments.hpp"
 #include "kcs/reference/unary_functions.hpp"
 #include "mpfr_decision.hpp"
@@ -46,5 +48,7 @@ double correctly_rounded_value(UnaryFunction function, Format format, double x) 
     const std::uint32_t x_bits = unary_detail::encode_argument(format, x);
     return decode(format, correctly_rounded(function, format, x_bits).bits);
 }
+
+void release_thread_caches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
 
 }  // namespace kcs::ref

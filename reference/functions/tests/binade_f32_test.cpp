@@ -63,6 +63,7 @@ TEST_P(FullBinade, BatchEqualsMpfrOnEveryInput) {
             for (std::size_t i = t; i < kCount; i += threads)
                 if (const auto why = mismatch(function, Format::f32, x[i], y[i]))
                     if (mismatches++ == 0 || first_mismatch[t].empty()) first_mismatch[t] = *why;
+            release_thread_caches();
         });
     for (auto& t : pool) t.join();
     for (const auto& why : first_mismatch)

@@ -100,4 +100,9 @@ UnaryBatchStats correctly_rounded_batch(UnaryFunction function, Format format,
 UnaryResult correctly_rounded_by_mpfr(UnaryFunction function, Format format,
                                       std::uint32_t x_bits);
 
+// Frees the MPFR constant caches of the calling thread (its log 2, pi, ...).
+// A thread that may have taken the MPFR path calls it before it ends, or the
+// caches leak with it (LeakSanitizer reports them).
+void release_thread_caches();
+
 }  // namespace kcs::ref
