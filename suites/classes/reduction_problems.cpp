@@ -15,6 +15,7 @@
 #include "kcs/reference/reduce_sum_oracle.hpp"
 #include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
+#include "kcs/reference/unary_functions.hpp"
 #include "kcs/suites/operator_io.hpp"
 
 namespace kcs::suites::precision {
@@ -60,6 +61,7 @@ std::vector<double> drawn_values(const std::string& dtype, std::size_t count, co
         chunks.push_back(std::async(std::launch::async, [&, first, last] {
             ref::fill_bits(format, distribution, where, first,
                            std::span<std::uint32_t>(bits).subspan(first, last - first));
+            ref::release_thread_caches();  // the draws' log and cos may take the MPFR path
         }));
     }
     for (auto& chunk : chunks) chunk.get();
