@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "kcs/harness/runner.hpp"
 #include "kcs/harness/shard.hpp"
+#include "kcs/reference/unary_functions.hpp"
 #include "kcs/host/adapter_search.hpp"
 #include "kcs/reports/environment.hpp"
 #include "kcs/reports/keys.hpp"
@@ -131,7 +132,11 @@ void run_instances(RunRecorder& recorder, const RunSetup& setup, const std::vect
     };
     recorder.cases_begin();
     std::vector<std::thread> workers;
-    for (std::size_t j = 1; j < adapters.size(); ++j) workers.emplace_back(work, std::ref(*adapters[j]));
+    for (std::size_t j = 1; j < adapters.size(); ++j)
+        workers.emplace_back([&work, &adapter = *adapters[j]] {
+            work(adapter);
+            ref::release_thread_caches();  // the probes' oracles may take the MPFR path
+        });
     work(*adapters[0]);
     for (auto& w : workers) w.join();
     recorder.cases_end();
