@@ -63,7 +63,7 @@ void cited_tolerances(const Json& node, std::vector<const Json*>& out) {
 
 class Rejudge {
 public:
-    Rejudge(const spec::Catalog& catalog, Verification& v) : catalog_(catalog), v_(v) {}
+    Rejudge(const spec::Catalog& catalog, Verification& v) : catalog_(catalog), failures_(v, "verdicts") {}
 
     void instance(const Json& inst) {
         const std::string id = inst.value("id", "?");
@@ -83,10 +83,7 @@ public:
     std::size_t cases() const { return cases_; }
 
 private:
-    void fail(const std::string& what) {
-        if (++failures_ <= kShown) v_.failures.push_back("verdicts: " + what);
-        else if (failures_ == kShown + 1) v_.failures.push_back("verdicts: ... and more (only the first are listed)");
-    }
+    void fail(const std::string& what) { failures_.add("verdicts: " + what); }
 
     void judge_case(const std::string& id, const spec::ContractClass& cls, const std::vector<double>& bounds,
                     const Json& c) {
@@ -198,10 +195,9 @@ private:
         }
     }
 
-    static constexpr std::size_t kShown = 10;
     const spec::Catalog& catalog_;
-    Verification& v_;
-    std::size_t failures_ = 0, judged_ = 0, cases_ = 0;
+    CappedFailures failures_;
+    std::size_t judged_ = 0, cases_ = 0;
 };
 
 }  // namespace

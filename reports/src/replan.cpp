@@ -19,21 +19,6 @@ namespace kcs::reports::detail {
 
 namespace {
 
-class Problems {
-public:
-    explicit Problems(Verification& v) : v_(v) {}
-    void add(const std::string& what) {
-        if (++count_ <= kShown) v_.failures.push_back(what);
-        else if (count_ == kShown + 1) v_.failures.push_back("plan: ... and more (only the first are listed)");
-    }
-    bool any() const { return count_ > 0; }
-
-private:
-    static constexpr std::size_t kShown = 10;
-    Verification& v_;
-    std::size_t count_ = 0;
-};
-
 std::optional<RunState> state_of(const Json& text) {
     for (const RunState s : {RunState::in_progress, RunState::interrupted, RunState::finished})
         if (text == to_string(s)) return s;
@@ -55,7 +40,7 @@ std::string first_difference(const Json& recorded, const Json& expected) {
 }
 
 // The recorded summary's verdicts, counts and reasons against those remade.
-void compare_summary(const Json& recorded, const Json& remade, Problems& problems) {
+void compare_summary(const Json& recorded, const Json& remade, CappedFailures& problems) {
     const Json recorded_classes = recorded.value("classes", Json::array());
     const Json& remade_classes = remade.at("classes");
     if (recorded_classes.size() != remade_classes.size())
@@ -76,7 +61,7 @@ void compare_summary(const Json& recorded, const Json& remade, Problems& problem
 void replan(const Json& statement, Verification& v) {
     const Json& p = statement.at("predicate");
     const spec::Catalog& catalog = *v.catalog;
-    Problems problems(v);
+    CappedFailures problems(v, "plan");
     const std::size_t before = v.failures.size();
 
     RunDescription run;

@@ -2,9 +2,30 @@
 // what failed (and what passed) to the Verification. Private to reports/.
 #pragma once
 
+#include <string>
+#include <utility>
+
 #include "kcs/reports/verify.hpp"
 
 namespace kcs::reports::detail {
+
+// The failures of one check ("verdicts", "plan"): the first ten as given,
+// then one line saying there are more.
+class CappedFailures {
+public:
+    CappedFailures(Verification& v, std::string kind) : v_(v), kind_(std::move(kind)) {}
+    void add(const std::string& what) {
+        if (++count_ <= kShown) v_.failures.push_back(what);
+        else if (count_ == kShown + 1) v_.failures.push_back(kind_ + ": ... and more (only the first are listed)");
+    }
+    bool any() const { return count_ > 0; }
+
+private:
+    static constexpr std::size_t kShown = 10;
+    Verification& v_;
+    std::string kind_;
+    std::size_t count_ = 0;
+};
 
 // _type and predicateType.
 void check_statement_types(const Json& statement, Verification& v);
