@@ -228,7 +228,12 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
         if (missing.size() > 5) listed += "\n  ... and " + std::to_string(missing.size() - 5) + " more";
         throw MergeError(std::to_string(missing.size()) + " instance(s) of the plan are in no shard:" + listed);
     }
-    for (auto& instance : recorded) instances.push_back(std::move(instance));
+    // A shard saw only its part of the plan: the primary causes are the whole run's.
+    auto consequences = consequence_json(results);
+    for (std::size_t i = 0; i < recorded.size(); ++i) {
+        recorded[i]["consequence_of"] = std::move(consequences[i]);
+        instances.push_back(std::move(recorded[i]));
+    }
 
     const ReportTimes times{ended, ended - started, cases_wall};
     Json merged = first;

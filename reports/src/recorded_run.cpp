@@ -49,6 +49,8 @@ std::optional<harness::InstanceResult> result_of(const harness::Instance& instan
             return std::nullopt;
         }
         record.result.verdict = *case_verdict;
+        record.result.violated_class = c.value("violated_class", std::string());
+        record.result.assumes = c.value("assumes", std::vector<std::string>{});
         record.wall = seconds_of(c.value("wall_s", Json()));
         record.adapter_time = seconds_of(c.value("adapter_s", Json()));
         result.cases.push_back(std::move(record));

@@ -302,6 +302,8 @@ std::string instance_details(const Json& instance, std::size_t index) {
     if (!parameters.empty()) fact("parameters", parameters.dump(-1, ' ', false, Json::error_handler_t::replace));
     fact("requirement", text(instance, "requirement"));
     if (member(instance, "applicable") == false) fact("not applicable", text(instance, "not_applicable_reason"));
+    if (const Json& cause = member(instance, "consequence_of"); cause.is_object())
+        fact("consequence of", text(cause, "instance") + ": " + text(cause, "reason"));
     fact("time", short_number(member(instance, "wall_s")) + " s" +
                      (member(instance, "adapter_s").is_number()
                           ? ", " + short_number(member(instance, "adapter_s")) + " s inside the adapter"

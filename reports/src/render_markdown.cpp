@@ -94,6 +94,8 @@ std::string non_passing(const Json& p) {
             if (!figure_text(*decider).empty()) list += " (" + md(figure_text(*decider)) + ")";
         }
         list += "\n";
+        if (const Json& cause = member(instance, "consequence_of"); cause.is_object())
+            list += "  consequence of " + markdown_code(text(cause, "instance")) + ": " + md(text(cause, "reason")) + "\n";
         if (!text(instance, "repro").empty()) list += "  " + markdown_code(text(instance, "repro")) + "\n";
     }
     if (count == 0) return "## Not passing\n\nEvery instance passed or does not apply.\n";

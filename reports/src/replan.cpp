@@ -112,6 +112,7 @@ void replan(const Json& statement, Verification& v) {
     std::map<std::string, std::size_t> index_of;
     for (std::size_t i = 0; i < plan.size(); ++i) index_of[plan[i].id] = i;
     RunResults results;
+    std::vector<const Json*> recorded_of;  // results.plan's instances as recorded
     std::set<std::string> listed;
     const auto state = state_of(p.value("state", Json()));
     if (!state) problems.add("state: " + p.value("state", Json()).dump() + " is not a run state kcs records");
@@ -133,6 +134,7 @@ void replan(const Json& statement, Verification& v) {
             problems.add("instance " + id + ": not_applicable_reason differs from the plan's (\"" +
                          planned.not_applicable_reason + "\")");
         results.plan.push_back(planned);
+        recorded_of.push_back(&recorded);
         if (recorded.value("verdict", Json()).is_null()) {
             if (state == RunState::finished) problems.add("instance " + id + ": no verdict in a finished run");
             results.results.emplace_back();
@@ -196,6 +198,13 @@ void replan(const Json& statement, Verification& v) {
         problems.add(std::string("signer.development: recorded ") + signer.value("development", Json()).dump() +
                      ", but the trusted key file says the key is " +
                      (v.signer_development ? "a development key" : "not a development key"));
+    // Primary causes from the recorded FAILs and their assumptions, by the rule that wrote them.
+    const auto consequences = consequence_json(results);
+    for (std::size_t i = 0; i < consequences.size(); ++i)
+        if (recorded_of[i]->value("consequence_of", Json()) != consequences[i])
+            problems.add("instance " + results.plan[i].id + ": consequence_of: recorded " +
+                         recorded_of[i]->value("consequence_of", Json()).dump() + ", the run's FAILs give " +
+                         consequences[i].dump());
     if (state && !problems.any()) {
         const Json remade = summary_section(run, results, *state, ReportTimes{});
         compare_summary(p.value("summary", Json::object()), remade, problems);
@@ -203,7 +212,7 @@ void replan(const Json& statement, Verification& v) {
     if (v.failures.size() == before)
         v.passed.push_back("plan: the " + std::to_string(plan.size()) + " instances of the plan remade from spec " +
                            catalog.spec_version + ", each listed once with its parameters and applicability; the "
-                           "summary and certificate remade from the verdicts");
+                           "primary causes, summary and certificate remade from the verdicts");
 }
 
 }  // namespace kcs::reports::detail

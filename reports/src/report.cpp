@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "kcs/harness/primary_cause.hpp"
+
 namespace kcs::reports {
 
 namespace {
@@ -43,7 +45,7 @@ Json evidence_json(const harness::Evidence& e) {
 }
 
 Json instance_json(const harness::Instance& instance, const std::optional<harness::InstanceResult>& result,
-                   const ReproCommand& repro) {
+                   const ReproCommand& repro, Json consequence) {
     Json cases = Json::array();
     Json worst = nullptr, instance_repro = nullptr, adapter_s = nullptr;
     double wall_s = 0;
@@ -68,6 +70,7 @@ Json instance_json(const harness::Instance& instance, const std::optional<harnes
     Json out = planned_instance_json(instance);
     out.update(Json{{"not_applicable_reason", not_applicable_reason},
                     {"verdict", result ? Json(std::string(harness::to_string(result->verdict))) : Json(nullptr)},
+                    {"consequence_of", std::move(consequence)},
                     {"cases", cases},
                     {"worst_case", worst},
                     {"repro", instance_repro},
@@ -83,6 +86,7 @@ Json counts_json(const Tally& t) {
             {"executed", t.executed()},
             {"pass", t.pass},
             {"fail", t.fail},
+            {"consequence", t.consequence},
             {"crash", t.crash},
             {"timeout", t.timeout},
             {"error", t.error},
@@ -206,12 +210,20 @@ std::string utc_timestamp(std::chrono::system_clock::time_point t) {
     return text;
 }
 
+std::vector<Json> consequence_json(const RunResults& results) {
+    std::vector<Json> out;
+    for (const auto& c : harness::primary_causes(results.plan, results.results))
+        out.push_back(c ? Json{{"instance", c->cause}, {"reason", c->reason}} : Json(nullptr));
+    return out;
+}
+
 Json case_json(const harness::CaseRecord& record, const std::string& repro) {
     const auto& r = record.result;
     return {{"seed", record.seed},
             {"verdict", std::string(harness::to_string(r.verdict))},
             {"violated_class", r.violated_class},
             {"signature", r.signature},
+            {"assumes", r.assumes},
             {"message", r.message},
             {"evidence", evidence_json(r.evidence)},
             {"wall_s", seconds(record.wall).count()},
@@ -242,9 +254,10 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
     for (const auto& s : run.subjects) subjects.push_back(subject_json(s));
 
     Json instances = Json::array();
+    auto consequences = consequence_json(results);
     for (std::size_t i = 0; i < results.plan.size(); ++i) {
         const auto& result = i < results.results.size() ? results.results[i] : std::optional<harness::InstanceResult>{};
-        instances.push_back(instance_json(results.plan[i], result, run.repro));
+        instances.push_back(instance_json(results.plan[i], result, run.repro, std::move(consequences[i])));
     }
 
     const spec::Catalog& catalog = *run.catalog;

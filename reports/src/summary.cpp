@@ -5,13 +5,16 @@
 #include <algorithm>
 #include <map>
 
+#include "kcs/harness/primary_cause.hpp"
+
 namespace kcs::reports {
 
 namespace {
 
 using harness::Verdict;
 
-void count(Tally& tally, const harness::Instance& instance, const std::optional<harness::InstanceResult>& result) {
+void count(Tally& tally, const harness::Instance& instance, const std::optional<harness::InstanceResult>& result,
+           bool consequence) {
     ++tally.planned;
     if (!instance.applicable || (result && result->verdict == Verdict::not_applicable)) {
         ++tally.not_applicable;
@@ -27,6 +30,7 @@ void count(Tally& tally, const harness::Instance& instance, const std::optional<
             break;
         case Verdict::fail:
             ++tally.fail;
+            if (consequence) ++tally.consequence;
             break;
         case Verdict::crash:
             ++tally.crash;
@@ -65,8 +69,9 @@ struct Group {
     Tally tally;
     std::map<std::string, PairUse> pairs;
 
-    void add(const harness::Instance& instance, const std::optional<harness::InstanceResult>& result) {
-        count(tally, instance, result);
+    void add(const harness::Instance& instance, const std::optional<harness::InstanceResult>& result,
+             bool consequence) {
+        count(tally, instance, result, consequence);
         if (!result) return;
         auto& use = pairs[pair_of(instance)];
         use.unsupported = use.unsupported || result->verdict == Verdict::unsupported;
@@ -82,7 +87,7 @@ void add_count_reason(std::vector<std::string>& reasons, std::size_t n, std::str
 Judgement judge(const Group& group, RunState state, const std::vector<harness::RejectedClaim>& rejected,
                 std::vector<std::string>& reasons) {
     const Tally& t = group.tally;
-    add_count_reason(reasons, t.fail, "FAIL");
+    add_count_reason(reasons, t.primary_fail(), "FAIL");
     add_count_reason(reasons, t.crash, "CRASH");
     add_count_reason(reasons, t.timeout, "TIMEOUT");
     for (const auto& r : rejected) {
@@ -90,9 +95,12 @@ Judgement judge(const Group& group, RunState state, const std::vector<harness::R
         for (const auto& v : r.accepted) accepted += (accepted.empty() ? "" : ", ") + v;
         reasons.push_back("claim " + r.id + ": " + r.value + " is not accepted (the profile accepts " + accepted + ")");
     }
-    const bool non_conformant = t.fail + t.crash + t.timeout > 0 || !rejected.empty();
+    const bool non_conformant = t.primary_fail() + t.crash + t.timeout > 0 || !rejected.empty();
 
     const std::size_t before = reasons.size();
+    // A consequence decides nothing about its own class: the precondition
+    // its comparisons needed did not hold (SPEC.md section 5, "Primary cause").
+    add_count_reason(reasons, t.consequence, "FAIL as a consequence of another class's FAIL (not decided)");
     add_count_reason(reasons, t.error, "ERROR (no judgement reached)");
     add_count_reason(reasons, t.missing, "missing (no verdict recorded)");
     if (state == RunState::interrupted) reasons.push_back("the run was interrupted");
@@ -149,12 +157,14 @@ Summary summarize(const RunResults& run, const spec::Profile& profile, const har
     std::map<std::string, Group> by_class;
     std::map<std::string, std::string> titles;
     Group all;
+    const auto consequences = harness::primary_causes(run.plan, run.results);
     for (std::size_t i = 0; i < run.plan.size(); ++i) {
         const harness::Instance& instance = run.plan[i];
         const auto& result = i < run.results.size() ? run.results[i] : std::optional<harness::InstanceResult>{};
-        by_class[instance.contract->id].add(instance, result);
+        const bool consequence = consequences[i].has_value();
+        by_class[instance.contract->id].add(instance, result, consequence);
         titles[instance.contract->id] = instance.contract->title;
-        all.add(instance, result);
+        all.add(instance, result, consequence);
     }
 
     Summary summary;

@@ -27,6 +27,8 @@ std::optional<double> fraction_at(const Json& object, const char* key) {
 struct ClassTally {
     std::size_t applicable = 0;
     std::size_t pass = 0, fail = 0, crash_or_timeout = 0, error = 0, missing = 0;
+    std::size_t consequence = 0;  // FAILs explained by another class's FAIL, not counted in fail
+    std::string cause;            // the first of those FAILs' causes
 };
 
 ClassTally tally_of(const std::vector<const Json*>& instances) {
@@ -39,7 +41,9 @@ ClassTally tally_of(const std::vector<const Json*>& instances) {
             ++t.missing;
         else if (verdict == "PASS")
             ++t.pass;
-        else if (verdict == "FAIL")
+        else if (verdict == "FAIL" && instance->value("consequence_of", Json()).is_object()) {
+            if (t.consequence++ == 0) t.cause = text(instance->at("consequence_of"), "instance");
+        } else if (verdict == "FAIL")
             ++t.fail;
         else if (verdict == "CRASH" || verdict == "TIMEOUT")
             ++t.crash_or_timeout;
@@ -94,6 +98,10 @@ TableCell make_cell(const std::vector<const Json*>& instances, const std::string
     } else if (t.error > 0) {
         cell.outcome = CellOutcome::error;
         cell.counted = t.error;
+    } else if (t.consequence > 0) {
+        cell.outcome = CellOutcome::consequence;
+        cell.counted = t.consequence;
+        cell.cause = t.cause;
     } else if (t.missing > 0 || t.pass == 0 || class_verdict != "CONFORMANT") {
         // Missing verdicts, nothing executed, or what the report's summary
         // holds against the class (an unfinished run, partial support).
@@ -184,6 +192,8 @@ std::string_view to_string(CellOutcome outcome) {
             return "CRASH";
         case CellOutcome::error:
             return "ERROR";
+        case CellOutcome::consequence:
+            return "CONSEQUENCE";
         case CellOutcome::incomplete:
             return "INCOMPLETE";
         case CellOutcome::pass:

@@ -17,6 +17,7 @@ std::string tone_of(CellOutcome outcome) {
         case CellOutcome::crash:
             return "crash";
         case CellOutcome::error:
+        case CellOutcome::consequence:
         case CellOutcome::incomplete:
             return "incomplete";
         case CellOutcome::not_applicable:
@@ -43,6 +44,8 @@ GridCell class_cell(const TableCell& cell) {
         out.figure = cell.key->text;
         out.tooltip = cell.key->instance_id + ": " + cell.key->figure_name;
     }
+    if (cell.outcome == CellOutcome::consequence)
+        out.tooltip = "each FAIL follows from another class's FAIL on the same configuration, e.g. " + cell.cause;
     if (cell.outcome == CellOutcome::not_planned) out.tooltip = "the report plans no instance of this class";
     if (cell.outcome == CellOutcome::not_applicable)
         out.tooltip = "no planned instance applies under the profile and the claims";

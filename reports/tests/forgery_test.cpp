@@ -44,7 +44,7 @@ void recount(Json& statement, bool grant_certificate) {
         const std::size_t executed = n["PASS"] + n["FAIL"] + n["CRASH"] + n["TIMEOUT"];
         group["counts"] = {{"planned", planned},        {"applicable", planned - n["NOT_APPLICABLE"]},
                            {"not_applicable", n["NOT_APPLICABLE"]}, {"executed", executed},
-                           {"pass", n["PASS"]},         {"fail", n["FAIL"]},
+                           {"pass", n["PASS"]},         {"fail", n["FAIL"]}, {"consequence", 0},
                            {"crash", n["CRASH"]},       {"timeout", n["TIMEOUT"]},
                            {"error", n["ERROR"]},       {"unsupported", n["UNSUPPORTED"]},
                            {"missing", 0}};

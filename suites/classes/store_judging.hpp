@@ -80,6 +80,16 @@ public:
     // check of whole blocks), counted without a record.
     void add_matches(std::size_t count) { checked_ += count; }
 
+    // A store that differs from RN_out(y*) but equals RN_out of the value the
+    // kernel itself computed before the store (its own f32 result on the same
+    // inputs, or the fused a b + c): the store rounded correctly and the
+    // difference is upstream, another class's to judge. Counted as judged,
+    // by `reason`, and not as a mismatch.
+    void add_explained(const std::string& reason) {
+        ++checked_;
+        ++explained_[reason];
+    }
+
     // Folds in another tally of the same output dtype (a sweep's slices, in
     // index order: the first mismatch of each kind already held stays).
     void merge(const StoreTally& other);
@@ -105,12 +115,20 @@ private:
     std::size_t left_to_cmp02_ = 0;
     std::size_t checked_ = 0;
     std::size_t mismatches_ = 0;
+    std::size_t exact_mismatches_ = 0;  // of mismatches_: those of stores of exact values (kind (a))
     std::map<std::string, std::size_t> by_kind_;
+    std::map<std::string, std::size_t> explained_;
     std::set<StoreMismatch> kinds_;
     std::map<StoreMismatch, StoreRecord> first_;
 };
 
 // ---------------------------------------------------------------- check (b)
+
+// The classes whose postconditions bound the value a store receives: check
+// (b) takes v within E of y* from them, so a FAIL whose mismatches are all
+// check (b)'s assumes them (CaseResult::assumes; primary_cause.hpp).
+inline const std::vector<std::string> kValueBeforeStoreClasses{"C-CMP-01", "C-CMP-03", "C-PRC-01", "C-PRC-02",
+                                                               "C-PRC-03"};
 
 // The class whose accumulator-side bound E check (b) takes (C-PRC-01 for
 // reductions, C-PRC-02 for softmax and attention); std::invalid_argument

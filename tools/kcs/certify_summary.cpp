@@ -55,7 +55,7 @@ void print_run_header(const reports::Json& p) {
 void print_table(const reports::Json& summary) {
     static const std::pair<const char*, const char*> columns[] = {
         {"plan", "planned"},      {"appl", "applicable"}, {"exec", "executed"}, {"PASS", "pass"},
-        {"FAIL", "fail"},         {"CRASH", "crash"},     {"TIME", "timeout"},  {"ERROR", "error"},
+        {"FAIL", "fail"},         {"CONSQ", "consequence"}, {"CRASH", "crash"},     {"TIME", "timeout"},  {"ERROR", "error"},
         {"UNSUP", "unsupported"}, {"MISS", "missing"}};
     std::cout << std::left << std::setw(10) << "class" << std::setw(16) << "verdict" << std::right;
     for (const auto& [heading, key] : columns) std::cout << std::setw(6) << heading;
@@ -98,12 +98,17 @@ void print_time(const reports::Json& p) {
     }
 }
 
-// Failures first, then errors: the cases worth replaying.
+// Primary failures first, then errors, then the FAILs that are consequences
+// of another (named after their replay): the cases worth replaying.
 void print_replays(const reports::Json& p) {
     std::vector<std::string> replays;
+    const auto consequence = [](const reports::Json& i) { return i.value("consequence_of", reports::Json()).is_object(); };
     for (const char* wanted : {"FAIL", "CRASH", "TIMEOUT", "ERROR"})
         for (const auto& i : p["instances"])
-            if (i["verdict"] == wanted) replays.push_back(text(i["repro"]));
+            if (i["verdict"] == wanted && !consequence(i)) replays.push_back(text(i["repro"]));
+    for (const auto& i : p["instances"])
+        if (i["verdict"] == "FAIL" && consequence(i))
+            replays.push_back(text(i["repro"]) + "   # consequence of " + text(i["consequence_of"]["instance"]));
     if (replays.empty()) return;
     const std::size_t shown = std::min<std::size_t>(replays.size(), 10);
     std::cout << "\nreplay    (" << replays.size() << " instances did not pass; the report has every case)\n";

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
+
+#include "kcs/harness/primary_cause.hpp"
 
 namespace kcs::suites {
 
@@ -75,6 +78,76 @@ void calibrate_conformer(const CalibrationRequest& request, const ClaimConformer
     }
 }
 
+// A violator's run on an instance of its own class.
+struct OwnRun {
+    const harness::Instance* instance;
+    harness::InstanceResult result;
+};
+
+std::string configuration_key(const harness::Instance& i) {
+    return i.op->id + (i.function ? "." + *i.function : "") + " " + i.config.id();
+}
+
+// Echoes: the violator over the other classes' instances on the operator
+// configurations it was run on in its own class, and on their full-width
+// siblings (same inputs, f32 output); each FAIL there is a row: sound when
+// the primary-cause rule makes it a consequence of a FAIL of the violator's
+// own class, or when the class lists it as genuine (also_fails).
+void calibrate_echoes(const CalibrationRequest& request, const std::string& implementation,
+                      const std::vector<OwnRun>& own, Adapters& adapters, ClassCalibration& calibration) {
+    const std::string& own_class = own.front().instance->contract->id;
+    const spec::ContractClass* k = request.catalog->find_class(own_class);
+    std::set<std::string> genuine;
+    for (const auto& v : k->calibration.violating)
+        if (v.implementation == implementation) genuine.insert(v.also_fails.begin(), v.also_fails.end());
+    std::set<std::string> keys;
+    for (const auto& r : own) {
+        keys.insert(configuration_key(*r.instance));
+        harness::Instance wide = *r.instance;
+        wide.config.output = wide.config.accumulate.value_or("f32");
+        keys.insert(configuration_key(wide));
+    }
+    std::vector<harness::Instance> plan;
+    std::vector<std::optional<harness::InstanceResult>> results;
+    for (const auto& r : own) {
+        plan.push_back(*r.instance);
+        results.emplace_back(r.result);
+    }
+    for (const auto& instance : *request.plan) {
+        if (instance.contract->id == own_class || !instance.applicable || !keys.contains(configuration_key(instance)))
+            continue;
+        const harness::Probe probe = request.find_probe(instance.contract->id, instance.op->id);
+        if (!probe) continue;
+        plan.push_back(instance);
+        results.emplace_back(harness::run_instance(instance, probe, *request.catalog, *request.claims,
+                                                   adapters.get(implementation), request.seed, request.seeds));
+    }
+    // The results point at `plan`'s own copies, as a run's do.
+    for (std::size_t i = 0; i < plan.size(); ++i) results[i]->instance = &plan[i];
+    const auto causes = harness::primary_causes(plan, results);
+    for (std::size_t i = own.size(); i < plan.size(); ++i) {
+        if (results[i]->verdict != harness::Verdict::fail) continue;
+        const std::string other = plan[i].contract->id;
+        CalibrationRow row{plan[i].id, implementation,
+                           "a consequence of its " + own_class + " FAIL, or a genuine " + other + " FAIL (also_fails)",
+                           observed_of(*results[i]), std::nullopt, false, ""};
+        row.echo = true;
+        if (causes[i]) {
+            row.sound = true;
+            row.observed += "; consequence of " + causes[i]->cause;
+        } else if (genuine.contains(other)) {
+            row.sound = true;
+            row.observed += "; genuine: the catalog lists " + other + " under the violator's also_fails";
+        } else {
+            row.reason = "a FAIL outside the violator's class that no FAIL of " + own_class +
+                         " explains and the catalog does not list as genuine (an echo the primary-cause rule misses, "
+                         "or also_fails is missing)";
+        }
+        calibration.rows.push_back(row);
+        if (request.on_row) request.on_row(row);
+    }
+}
+
 }  // namespace
 
 std::string_view CalibrationRow::state() const {
@@ -106,6 +179,7 @@ std::vector<ClassCalibration> calibrate(const CalibrationRequest& request) {
     const spec::Catalog& catalog = *request.catalog;
     Adapters adapters(request);
     std::map<std::string, harness::Verdict> conforming_done;  // instance id -> verdict already recorded
+    std::map<std::string, std::vector<OwnRun>> caught_on;      // violator -> its runs in its own class
     std::vector<ClassCalibration> out;
 
     for (const auto& k : catalog.classes) {
@@ -160,11 +234,16 @@ std::vector<ClassCalibration> calibrate(const CalibrationRequest& request) {
                                      (row.functional ? row.functional->message : std::string("no functional test"));
                     calibration.rows.push_back(row);
                     if (request.on_row) request.on_row(row);
+                    caught_on[violator.implementation].push_back({&instance, result});
                 }
             }
         }
         out.push_back(std::move(calibration));
     }
+    for (auto& calibration : out)
+        for (const auto& [implementation, own] : caught_on)
+            if (!own.empty() && own.front().instance->contract->id == calibration.class_id)
+                calibrate_echoes(request, implementation, own, adapters, calibration);
     if (request.conformers) {
         std::map<std::string, ClassCalibration*> by_class;
         for (auto& c : out) by_class[c.class_id] = &c;

@@ -112,6 +112,12 @@ std::string report_text(const Json& statement);
 // measures): the part of its record that kcs verify remakes from the catalog.
 Json planned_instance_json(const harness::Instance& instance);
 
+// An instance's "consequence_of" (SPEC.md section 5, "Primary cause"):
+// {"instance": id, "reason": text} for a FAIL explained by another FAIL of
+// the run, else null; one entry per plan instance, from
+// harness::primary_causes. Certify, merge and kcs verify write or compare it.
+std::vector<Json> consequence_json(const RunResults& results);
+
 // One case as the report holds it (kcs run --json prints the same).
 Json case_json(const harness::CaseRecord& record, const std::string& repro);
 

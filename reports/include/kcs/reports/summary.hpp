@@ -42,9 +42,11 @@ struct Tally {
     std::size_t planned = 0;
     std::size_t not_applicable = 0;
     std::size_t pass = 0, fail = 0, crash = 0, timeout = 0, error = 0, unsupported = 0;
+    std::size_t consequence = 0;  // of fail: consequences of another class's FAIL (primary_cause.hpp)
     std::size_t missing = 0;  // applicable, with no recorded verdict
 
     std::size_t applicable() const { return planned - not_applicable; }
+    std::size_t primary_fail() const { return fail - consequence; }
     std::size_t executed() const { return pass + fail + crash + timeout; }
     // executed / applicable and PASS / executed; none when the divisor is 0.
     std::optional<double> coverage() const;

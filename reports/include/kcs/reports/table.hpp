@@ -37,12 +37,13 @@ enum class CellOutcome {
     fail,            // an instance FAILed
     crash,           // a CRASH or TIMEOUT and no FAIL
     error,           // an ERROR (no judgement reached), no FAIL, CRASH or TIMEOUT
+    consequence,     // FAILs, each a consequence of another class's FAIL (consequence_of), and nothing worse
     incomplete,      // instances missing, or the report itself does not call the class complete
     pass,            // every applicable instance PASSed (UNSUPPORTED ones only lower coverage)
     not_applicable,  // no planned instance applies under the profile and the claims
     not_planned,     // the report plans no instance of the class (e.g. an --op restriction)
 };
-std::string_view to_string(CellOutcome outcome);  // "FAIL", "CRASH", "ERROR", "INCOMPLETE", "PASS", "N/A", "—"
+std::string_view to_string(CellOutcome outcome);  // "FAIL", "CRASH", "ERROR", "CONSEQUENCE", "INCOMPLETE", "PASS", "N/A", "—"
 
 // The worst measured figure of a class: the one with the largest ratio to
 // its bound (the inverse ratio for "at least" bounds such as p_eff).
@@ -58,6 +59,7 @@ struct TableCell {
     std::size_t applicable = 0;  // instances that apply
     std::size_t counted = 0;     // of those, the ones with the outcome's verdicts (PASS for pass, ...)
     std::optional<KeyFigure> key;
+    std::string cause;  // consequence: the instance whose FAIL explains the first of them
 };
 
 struct ClassRow {

@@ -92,6 +92,9 @@ struct ViolatorUse {
     // such as exp); empty: every function. A violation of one function
     // leaves the family's other members conforming.
     std::vector<std::string> functions;
+    // Other classes the violation genuinely breaks too (class ids): its FAILs
+    // there are not echoes of this class's (calibration's echo check).
+    std::vector<std::string> also_fails;
 };
 
 struct Calibration {

@@ -2,7 +2,12 @@
 // calibration exercises, the conforming implementation must PASS, each
 // violator must FAIL with the class and its listed signature, and the
 // violator must pass the basic functional test; anything else leaves the
-// instance, and its class, UNDER_SPECIFIED. The fourth state: every claim
+// instance, and its class, UNDER_SPECIFIED. Echoes: each violator is also
+// run over the other classes on the configurations it was caught on (and
+// their full-width siblings), and each FAIL there must be a consequence of
+// its own class's FAIL by the primary-cause rule (a row marked echo), or a
+// genuine violation of that class too (also_fails in the catalog), else the
+// row is UNDER_SPECIFIED. The fourth state: every claim
 // conformer (a conforming implementation of a claim value the profiles
 // accept) must PASS, or be NOT_APPLICABLE, on every instance its claims and
 // profile plan; anything else is a FALSE_ALARM of the instance's class.
@@ -30,6 +35,7 @@ struct CalibrationRow {
     bool sound = false;
     std::string reason;  // why not sound
     bool conformer = false;  // a claim conformer's row: not sound is a FALSE_ALARM
+    bool echo = false;       // a violator's FAIL outside its own class (consequence or genuine)
 
     // SOUND, UNDER_SPECIFIED, or FALSE_ALARM.
     std::string_view state() const;

@@ -51,6 +51,11 @@ struct CaseResult {
     std::string violated_class;  // FAIL: the class whose postcondition broke (C-EXC-02 for breaches)
     std::string signature;       // FAIL: the matched violation signature id
     std::string message;         // one line a person can act on
+    // FAIL: the classes whose postconditions every failing comparison took
+    // as given (C-PRC-04's check (b) takes the accumulator-side bound, so a
+    // wrong value before the store shows there too). Empty when the failure
+    // stands on its own. primary_cause.hpp turns it into consequence_of.
+    std::vector<std::string> assumes;
     Evidence evidence;
     // The case's inputs did not depend on its seed (an exhaustive sweep of
     // a whole domain): the runner judges it once and gives the depth's
