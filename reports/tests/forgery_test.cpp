@@ -129,6 +129,20 @@ TEST_F(Forgery, TheRealReportVerifiesAndTheRecountAloneChangesNothing) {
     EXPECT_FALSE(mentions(recounted, "instance ")) << failures(recounted);
 }
 
+// A primary FAIL relabelled a consequence of another FAIL (which would make
+// its class INCOMPLETE instead of NON-CONFORMANT): the primary causes are
+// remade from the recorded FAILs and what their cases assumed.
+TEST_F(Forgery, AConsequenceTheRecordedFailsDoNotGiveIsRefused) {
+    Json statement = failing_;
+    Json& inst = exp_f32(statement);
+    ASSERT_EQ(inst["verdict"], "FAIL");
+    ASSERT_TRUE(inst["consequence_of"].is_null()) << "the exp f32 FAIL assumed nothing";
+    inst["consequence_of"] = {{"instance", "v1/C-CMP-01/unary.log/f32-f32/default"}, {"reason", "forged"}};
+    const Verification v = sign_and_verify(statement, vendor_);
+    EXPECT_FALSE(v.valid());
+    EXPECT_TRUE(mentions(v, "v1/C-CMP-01/unary.exp/f32-f32/default: consequence_of: recorded")) << failures(v);
+}
+
 // 1. FAIL -> PASS with the figure set to its bound; the worst element and
 // the count over the bound still show the failure.
 TEST_F(Forgery, APassWhoseEvidenceShowsElementsOverTheBoundIsRefused) {

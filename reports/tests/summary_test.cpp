@@ -50,6 +50,35 @@ TEST(Summary, OneFailingCaseMakesItsClassAndTheProfileNonConformant) {
     EXPECT_DOUBLE_EQ(*class_summary(s, "C-EXC-01").tally.pass_rate(), 2.0 / 3.0);
 }
 
+// reduce_max f16-f16: a C-ORD-03 FAIL that assumed run-to-run determinism
+// beside a C-ORD-02 FAIL on the same configuration (SPEC.md section 5,
+// "Primary cause"): the echo leaves its class INCOMPLETE, the cause keeps
+// the profile NON-CONFORMANT.
+TEST(Summary, AFailThatIsAConsequenceLeavesItsClassIncompleteNotNonConformant) {
+    auto t = plan_of("reduce_max");
+    pass_everything(t.run);
+    const auto cause = index_of(t.run, "C-ORD-02", "f16-f16");
+    const auto echo = index_of(t.run, "C-ORD-03", "f16-f16");
+    t.run.results[cause] = result_with(t.run.plan[cause], {Verdict::fail});
+    t.run.results[echo] = result_with(t.run.plan[echo], {Verdict::fail});
+    t.run.results[echo]->cases[0].result.assumes = {"C-ORD-02"};
+    const Summary s = summarize(t.run, *t.request.profile, t.request.claims, RunState::finished);
+    const ClassSummary& ord03 = class_summary(s, "C-ORD-03");
+    EXPECT_EQ(ord03.verdict, Judgement::incomplete) << ::testing::PrintToString(ord03.reasons);
+    EXPECT_EQ(ord03.tally.fail, 1u);
+    EXPECT_EQ(ord03.tally.consequence, 1u);
+    EXPECT_TRUE(mentions(ord03.reasons, "1 FAIL as a consequence of another class's FAIL"));
+    EXPECT_EQ(class_summary(s, "C-ORD-02").verdict, Judgement::non_conformant);
+    EXPECT_EQ(s.profile.verdict, Judgement::non_conformant);
+    EXPECT_EQ(s.profile.tally.consequence, 1u);
+
+    // Without the cause the same FAIL is primary.
+    t.run.results[cause] = result_with(t.run.plan[cause], {Verdict::pass});
+    const Summary alone = summarize(t.run, *t.request.profile, t.request.claims, RunState::finished);
+    EXPECT_EQ(class_summary(alone, "C-ORD-03").verdict, Judgement::non_conformant);
+    EXPECT_EQ(class_summary(alone, "C-ORD-03").tally.consequence, 0u);
+}
+
 TEST(Summary, CrashAndTimeoutAreNonConformantToo) {
     for (const Verdict v : {Verdict::crash, Verdict::timeout}) {
         auto t = plan_of("reduce_max");

@@ -20,6 +20,15 @@ namespace kcs::suites {
 
 namespace {
 
+// Every comparison of the class sets one call against another and takes
+// it that the same call gives the same output: a kernel that is not
+// run-to-run deterministic (C-ORD-02) changes rows whatever the batch, so
+// the FAIL assumes that class (SPEC.md section 5, "Primary cause").
+harness::CaseResult run_to_run_assumed(harness::CaseResult result) {
+    result.assumes = {"C-ORD-02"};
+    return result;
+}
+
 using tolerance::BitwiseComparison;
 
 // Protocol step 1: the test row and the other operands "from normal(0, 1)".
@@ -145,10 +154,10 @@ private:
         // A batch of one is a batch, but no signature of the class names a
         // row that changes between two identical calls: that is C-ORD-02's
         // evidence, so the match is left open.
-        return failed(instance_, "unmatched",
+        return run_to_run_assumed(failed(instance_, "unmatched",
                       "the test row computed alone twice gives two outputs (" + std::to_string(repeat.differing) +
                           " of " + std::to_string(repeat.compared) + " elements differ): no reference to compare with",
-                      std::move(evidence));
+                      std::move(evidence)));
     }
 
     harness::Evidence base_evidence(double figure) const {
@@ -231,12 +240,12 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
     evidence.details["differences"] = differences_json(worst->result, output_dtype_, row_start);
     const std::string signature = signature_of(comparisons);
     evidence.details["pattern"] = signature;
-    return failed(instance_, signature,
+    return run_to_run_assumed(failed(instance_, signature,
                   summary + "; the most at batch size " + std::to_string(worst->batch_size) + ", position " +
                       std::to_string(worst->position) + ", other rows " + worst->filling + ": " +
                       std::to_string(worst->result.differing) + " of " + std::to_string(worst->result.compared) +
                       " elements",
-                  std::move(evidence));
+                  std::move(evidence)));
 }
 
 }  // namespace

@@ -124,11 +124,12 @@ private:
 
 // ---------------------------------------------------------------- check (b)
 
-// The classes whose postconditions bound the value a store receives: check
-// (b) takes v within E of y* from them, so a FAIL whose mismatches are all
+// The classes whose postconditions bound the value a store receives (the
+// inputs read as they are, subnormals included, under C-CMP-02): check (b)
+// takes v within E of y* from them, so a FAIL whose mismatches are all
 // check (b)'s assumes them (CaseResult::assumes; primary_cause.hpp).
-inline const std::vector<std::string> kValueBeforeStoreClasses{"C-CMP-01", "C-CMP-03", "C-PRC-01", "C-PRC-02",
-                                                               "C-PRC-03"};
+inline const std::vector<std::string> kValueBeforeStoreClasses{"C-CMP-01", "C-CMP-02", "C-CMP-03",
+                                                               "C-PRC-01", "C-PRC-02", "C-PRC-03"};
 
 // The class whose accumulator-side bound E check (b) takes (C-PRC-01 for
 // reductions, C-PRC-02 for softmax and attention); std::invalid_argument

@@ -137,8 +137,19 @@ float approx_tanh(float x, Dtype out) {
     return 1.0f - 2.0f / (std::exp(2.0f * x) + 1.0f);
 }
 
+// Calibration violation biased_log (C-CMP-01, uniform-excess): log(x)
+// scaled by 1 + 2^-15 and rounded to f32, whatever the output dtype, so
+// the error is 128 to 256 ulp of f32 in every binade of the core, and an f16
+// or bf16 output is the store's correct rounding of that f32 value. Its
+// narrow stores round correctly: C-PRC-04 must not blame them (SPEC.md
+// section 5, "Primary cause").
+float biased_log(float x) {
+    return static_cast<float>(static_cast<double>(conforming(Function::log, x)) * (1.0 + 0x1p-15));
+}
+
 float evaluate(Function function, float x, Dtype out, Violation violation) {
     if (function == Function::exp && violation == Violation::fast_exp) return fast_exp(x, out);
+    if (function == Function::log && violation == Violation::biased_log) return biased_log(x);
     if (function == Function::tanh && violation == Violation::approx_tanh) return approx_tanh(x, out);
     return conforming(function, x);
 }

@@ -20,7 +20,7 @@ Json to_json(const ContractClass& k) {
         violating.push_back({{"implementation", v.implementation}, {"signature", v.signature},
                              {"operators", v.operators}, {"configs", v.configs}});
         if (!v.functions.empty()) violating.back()["functions"] = v.functions;
-        if (!v.also_fails.empty()) violating.back()["also_fails"] = v.also_fails;
+        for (const auto& a : v.also_fails) violating.back()["also_fails"].push_back({{"class", a.class_id}, {"why", a.why}});
     }
     Json signatures = Json::array();
     for (const auto& s : k.violation_signature) signatures.push_back({{"id", s.id}, {"text", s.text}});

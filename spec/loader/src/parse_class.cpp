@@ -222,14 +222,22 @@ void parse_calibration(LoadContext& ctx, Fields& top, ContractClass& k) {
         const YAML::Node functions = v.get("functions", false);
         if (functions.IsDefined()) use.functions = as_text_list(doc, functions, "calibration.violating.functions");
         const YAML::Node also = v.get("also_fails", false);
-        if (also.IsDefined()) use.also_fails = as_text_list(doc, also, "calibration.violating.also_fails");
-        v.finish();
-        for (std::size_t j = 0; j < use.also_fails.size() && j < also.size(); ++j)
-            ctx.later([&doc, at = also[j], id = use.also_fails[j]](Catalog& c) {
+        if (also.IsDefined() && !also.IsSequence())
+            doc.finding(also, "calibration.violating.also_fails must be a list of {class, why}");
+        for (std::size_t j = 0; also.IsSequence() && j < also.size(); ++j) {
+            Fields a(doc, also[j], "calibration.violating.also_fails " + std::to_string(j + 1));
+            if (!a.is_map()) continue;
+            ViolatorUse::AlsoFails entry{a.text("class"), a.text("why")};
+            const YAML::Node at = a.get("class");
+            a.finish();
+            ctx.later([&doc, at, id = entry.class_id](Catalog& c) {
                 std::vector<std::string> known;
                 for (const auto& other : c.classes) known.push_back(other.id);
                 check_reference(doc, at, "class", id, known);
             });
+            use.also_fails.push_back(std::move(entry));
+        }
+        v.finish();
         // Each function must be a member of a listed operator's family.
         for (std::size_t j = 0; j < use.functions.size() && j < functions.size(); ++j) {
             ctx.later([&doc, at = functions[j], function = use.functions[j], ops = use.operators](Catalog& c) {

@@ -96,10 +96,15 @@ std::string configuration_key(const harness::Instance& i) {
 void calibrate_echoes(const CalibrationRequest& request, const std::string& implementation,
                       const std::vector<OwnRun>& own, Adapters& adapters, ClassCalibration& calibration) {
     const std::string& own_class = own.front().instance->contract->id;
+    // Every probe runs under the integrity protocol, which fails the breach
+    // class whatever the probe measured: a breach violator's runs elsewhere
+    // can only show its own class again.
+    if (own_class == harness::kBreachClass) return;
     const spec::ContractClass* k = request.catalog->find_class(own_class);
-    std::set<std::string> genuine;
+    std::map<std::string, std::string> genuine;  // class -> why
     for (const auto& v : k->calibration.violating)
-        if (v.implementation == implementation) genuine.insert(v.also_fails.begin(), v.also_fails.end());
+        if (v.implementation == implementation)
+            for (const auto& a : v.also_fails) genuine[a.class_id] = a.why;
     std::set<std::string> keys;
     for (const auto& r : own) {
         keys.insert(configuration_key(*r.instance));
@@ -132,12 +137,18 @@ void calibrate_echoes(const CalibrationRequest& request, const std::string& impl
                            "a consequence of its " + own_class + " FAIL, or a genuine " + other + " FAIL (also_fails)",
                            observed_of(*results[i]), std::nullopt, false, ""};
         row.echo = true;
-        if (causes[i]) {
+        const bool own_violation = std::any_of(results[i]->cases.begin(), results[i]->cases.end(), [&](const auto& c) {
+            return c.result.verdict == harness::Verdict::fail && c.result.violated_class == own_class;
+        });
+        if (own_violation) {
+            row.sound = true;
+            row.observed += "; its own " + own_class + " violation, found by the " + other + " probe";
+        } else if (causes[i]) {
             row.sound = true;
             row.observed += "; consequence of " + causes[i]->cause;
-        } else if (genuine.contains(other)) {
+        } else if (const auto why = genuine.find(other); why != genuine.end()) {
             row.sound = true;
-            row.observed += "; genuine: the catalog lists " + other + " under the violator's also_fails";
+            row.observed += "; genuine (also_fails): " + why->second;
         } else {
             row.reason = "a FAIL outside the violator's class that no FAIL of " + own_class +
                          " explains and the catalog does not list as genuine (an echo the primary-cause rule misses, "

@@ -17,7 +17,7 @@ namespace {
 // A breach fails C-EXC-02 whatever the probe measured (SPEC section 7).
 CaseResult breach_result(const std::vector<Breach>& breaches) {
     CaseResult r = verdict_only(Verdict::fail, breaches.front().detail);
-    r.violated_class = "C-EXC-02";
+    r.violated_class = std::string(kBreachClass);
     r.signature = breaches.front().signature;
     r.evidence.figure_name = "integrity breaches";
     r.evidence.figure = static_cast<double>(breaches.size());

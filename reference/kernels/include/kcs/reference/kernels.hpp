@@ -71,6 +71,7 @@ enum class Violation {
     batch_dependent_split,   // C-ORD-03: split-K chosen from the number of rows
     fast_exp,                // C-CMP-01: bit-trick exponential
     approx_tanh,             // C-CMP-01: tanh as 1 - 2/(exp(2x) + 1)
+    biased_log,              // C-CMP-01: log off by 2^-15 relative in f32, stores rounded correctly
     ftz_daz,                 // C-CMP-02: subnormal inputs and results flushed to zero
     contracted_mul_add,      // C-CMP-03: mul_add through a fused multiply-add
     nan_dropping_max,        // C-EXC-01: maximum through fmax

@@ -92,9 +92,13 @@ struct ViolatorUse {
     // such as exp); empty: every function. A violation of one function
     // leaves the family's other members conforming.
     std::vector<std::string> functions;
-    // Other classes the violation genuinely breaks too (class ids): its FAILs
-    // there are not echoes of this class's (calibration's echo check).
-    std::vector<std::string> also_fails;
+    // Other classes the violation genuinely breaks too, each with why: its
+    // FAILs there are not echoes of this class's (calibration's echo check).
+    struct AlsoFails {
+        std::string class_id;
+        std::string why;
+    };
+    std::vector<AlsoFails> also_fails;
 };
 
 struct Calibration {

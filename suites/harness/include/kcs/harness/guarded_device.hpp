@@ -48,7 +48,10 @@ struct Invocation {
     std::vector<OutputSpec> outputs;
 };
 
-// The C-EXC-02 signature ids (spec/v1/classes/C-EXC-02.yaml) a breach carries.
+// The class every breach of the integrity protocol FAILs, whatever the
+// probe measured (SPEC section 7), and its signature ids
+// (spec/v1/classes/C-EXC-02.yaml).
+inline constexpr std::string_view kBreachClass = "C-EXC-02";
 inline constexpr std::string_view kCanaryChanged = "canary-changed";
 inline constexpr std::string_view kStaleOrPoisonLeft = "stale-or-poison-left";
 inline constexpr std::string_view kInputModified = "input-modified";
