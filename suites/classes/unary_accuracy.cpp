@@ -356,7 +356,9 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                   {{"special", total.oracle_paths.special},
                    {"double", total.oracle_paths.double_bound},
                    {"mpfr", total.oracle_paths.mpfr}}}};
-    const std::string signature = approximation_signature(total.ulp);
+    spec::Json signature_figures;
+    const std::string signature = approximation_signature(total.ulp, f.in, signature_figures);
+    if (!signature.empty()) e.details["signature_figures"] = std::move(signature_figures);
     harness::CaseResult result;
     if (signature.empty())
         result = passed(name + " within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
@@ -371,6 +373,8 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                                                           exact_zero(function, w.x)))) +
                       ")",
                   std::move(e));
+    if (result.verdict == harness::Verdict::fail && failures_only_at_subnormals(total.ulp, f.in))
+        result.assumes = {"C-CMP-02"};
     result.seed_independent = exhaustive;  // every finite pattern, whatever the seed
     return result;
 }

@@ -115,23 +115,90 @@ TEST(UlpTable, SortsInputsIntoTheClassesSubdomains) {
     EXPECT_EQ(ulp_subdomain(Format::f32, "exp", -30, 9.4e-14, false), UlpSubdomain::core);
 }
 
-TEST(UlpTable, NamesTheSignatureFromSubdomainsAndBinades) {
+// Each C-CMP-01 signature is chosen by the evidence its selected_when
+// states (spec/v1/classes/C-CMP-01.yaml), and none by default.
+std::string signature_of(const UlpTally& tally) {
+    spec::Json figures;
+    return approximation_signature(tally, Format::f32, figures);
+}
+
+// Core binades 0..9 of |x| with err 1 ulp, then `failing` ones overwritten.
+UlpTally core_of_ten(const std::map<int, double>& failing) {
+    UlpTally t(3);
+    for (int e = 0; e <= 9; ++e) t.add(0, std::ldexp(1.5, e), UlpSubdomain::core, 1);
+    for (const auto& [e, error] : failing) t.add(0, std::ldexp(1.5, e), UlpSubdomain::core, error);
+    return t;
+}
+
+TEST(UlpTable, SubdomainConcentrationNeedsEveryFailureAtAnEdge) {
     UlpTally edge(3);
     edge.add(0, -30, UlpSubdomain::core, 1);
     edge.add(1, -100, UlpSubdomain::underflow, 1e6);
-    EXPECT_EQ(approximation_signature(edge), "subdomain-concentration");
+    EXPECT_EQ(signature_of(edge), "subdomain-concentration");
+    // The highest core binades, and the binades of subnormal arguments, are edges too.
+    EXPECT_EQ(signature_of(core_of_ten({{9, 50}, {8, 20}})), "subdomain-concentration");
+    UlpTally subnormal_x = core_of_ten({});
+    subnormal_x.add(0, 0x1p-140, UlpSubdomain::core, 1e7);  // log of a flushed subnormal argument
+    subnormal_x.add(0, 0x1p-131, UlpSubdomain::core, 1e7);
+    subnormal_x.add(0, 0x1p-127, UlpSubdomain::core, 1e7);
+    EXPECT_EQ(signature_of(subnormal_x), "subdomain-concentration");
+}
 
+TEST(UlpTable, ArgumentGrowthNeedsThreeGrowingBinades) {
     UlpTally growth(3);
     for (int e = 2; e <= 6; ++e) growth.add(0, std::ldexp(-1.5, e), UlpSubdomain::core, std::ldexp(1.0, e));
-    EXPECT_EQ(approximation_signature(growth), "argument-growth");
+    EXPECT_EQ(signature_of(growth), "argument-growth");
+    EXPECT_EQ(signature_of(core_of_ten({{7, 4}, {8, 8}, {9, 16}})), "argument-growth");
+}
 
+// The vacuous match: one failing binade (or two) at the top of the range
+// "grows" from itself to the end, but a growth fit over so few binades says
+// nothing; the failures sit at an edge.
+TEST(UlpTable, AGrowthFitOverASingleBinadeIsNotArgumentGrowth) {
+    EXPECT_EQ(signature_of(core_of_ten({{9, 100}})), "subdomain-concentration");
+    EXPECT_EQ(signature_of(core_of_ten({{8, 10}, {9, 100}})), "subdomain-concentration");
+}
+
+TEST(UlpTable, UniformExcessNeedsMostBinadesOfTheCore) {
     UlpTally uniform(3);
     for (int e = 2; e <= 6; ++e) uniform.add(0, std::ldexp(-1.5, e), UlpSubdomain::core, 40);
-    EXPECT_EQ(approximation_signature(uniform), "uniform-excess");
+    EXPECT_EQ(signature_of(uniform), "uniform-excess");
+    EXPECT_EQ(signature_of(core_of_ten({{1, 9}, {2, 9}, {3, 9}, {4, 9}, {5, 9}, {6, 9}})), "uniform-excess");
+}
 
+// A FAIL only where results or arguments are subnormal is a flush's, which
+// C-CMP-02 judges; one failing normal binade, or the overflow edge, is not.
+TEST(UlpTable, FailuresOnlyAtSubnormalsAreTold) {
+    UlpTally flushed = core_of_ten({});
+    flushed.add(0, -100, UlpSubdomain::underflow, 1e6);
+    flushed.add(0, 0x1p-140, UlpSubdomain::core, 1e7);
+    EXPECT_TRUE(failures_only_at_subnormals(flushed, Format::f32));
+    UlpTally f16_argument = core_of_ten({});
+    f16_argument.add(0, 0x1p-20, UlpSubdomain::core, 1e3);  // subnormal in f16, normal in f32
+    EXPECT_TRUE(failures_only_at_subnormals(f16_argument, Format::f16));
+    EXPECT_FALSE(failures_only_at_subnormals(f16_argument, Format::f32));
+    UlpTally also_core = core_of_ten({{5, 9}});
+    also_core.add(0, -100, UlpSubdomain::underflow, 1e6);
+    EXPECT_FALSE(failures_only_at_subnormals(also_core, Format::f32));
+    UlpTally overflow = core_of_ten({});
+    overflow.add(0, 88.7, UlpSubdomain::overflow_edge, 65);
+    EXPECT_FALSE(failures_only_at_subnormals(overflow, Format::f32));
+    EXPECT_FALSE(failures_only_at_subnormals(core_of_ten({}), Format::f32)) << "nothing failed";
+}
+
+// Failures in a few middle binades fit no signature's evidence: unmatched,
+// with the figures that were tested, never the first signature.
+TEST(UlpTable, EvidenceThatFitsNoSignatureIsUnmatched) {
+    const UlpTally middle = core_of_ten({{4, 30}, {5, 30}});
+    spec::Json figures;
+    EXPECT_EQ(approximation_signature(middle, Format::f32, figures), "unmatched");
+    EXPECT_EQ(figures.at("core_binades_seen"), 10);
+    EXPECT_EQ(figures.at("core_binades_failing"), 2);
+    EXPECT_EQ(figures.at("core_binades_failing_away_from_the_edges"), 2);
+    EXPECT_EQ(figures.at("growth_binades"), 0);
     UlpTally fine(3);
     fine.add(0, -30, UlpSubdomain::core, 3);
-    EXPECT_EQ(approximation_signature(fine), "");
+    EXPECT_EQ(signature_of(fine), "");
 }
 
 // ---------------------------------------------------------------- subnormal_policy

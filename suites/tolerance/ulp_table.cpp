@@ -150,26 +150,68 @@ std::map<int, double> core_by_magnitude(const UlpTally& tally) {
     return out;
 }
 
-bool grows_from_first_failing_binade(const UlpTally& tally) {
-    const auto binades = core_by_magnitude(tally);
+// The failing run of binades of |x| that starts at the first failing one
+// and ends before the first binade at or within the bound (or unseen),
+// when a least-squares line through log(err) over it rises at least
+// 1.5-fold per binade; 0 otherwise. A fit, not step by step: per-binade
+// maxima of a sample are noisy.
+std::size_t growth_binades(const std::map<int, double>& binades, double bound) {
     auto it = binades.begin();
-    while (it != binades.end() && it->second <= tally.bound()) ++it;
-    if (it == binades.end() || std::next(it) == binades.end()) return false;  // no growth to see
-    for (auto next = std::next(it); next != binades.end(); it = next++) {
-        const double needed = std::pow(kArgumentGrowthPerBinade, next->first - it->first);
-        if (!(next->second >= needed * it->second)) return false;
-    }
-    return true;
+    while (it != binades.end() && it->second <= bound) ++it;
+    std::vector<std::pair<double, double>> run;  // (binade, log err)
+    for (int expected = it == binades.end() ? 0 : it->first; it != binades.end() && it->first == expected &&
+                                                             !(it->second <= bound) && std::isfinite(it->second);
+         ++it, ++expected)
+        run.emplace_back(it->first, std::log(it->second));
+    if (run.size() < 2) return 0;
+    double mx = 0, my = 0;
+    for (const auto& [x, y] : run) mx += x, my += y;
+    mx /= static_cast<double>(run.size());
+    my /= static_cast<double>(run.size());
+    double sxy = 0, sxx = 0;
+    for (const auto& [x, y] : run) sxy += (x - mx) * (y - my), sxx += (x - mx) * (x - mx);
+    return sxy / sxx >= std::log(kArgumentGrowthPerBinade) ? run.size() : 0;
 }
 
 }  // namespace
 
-std::string approximation_signature(const UlpTally& tally) {
+bool failures_only_at_subnormals(const UlpTally& tally, ref::Format in) {
+    if (tally.failed() == 0) return false;
+    const double bound = tally.bound();
+    for (const auto s : {UlpSubdomain::overflow_edge, UlpSubdomain::small_argument})
+        if (tally.worst(s).seen && !(tally.worst(s).error <= bound)) return false;
+    const int lowest_normal = 1 - ref::info(in).exponent_bias;
+    for (const auto& [binade, error] : core_by_magnitude(tally))
+        if (binade >= lowest_normal && !(error <= bound)) return false;
+    return true;
+}
+
+std::string approximation_signature(const UlpTally& tally, ref::Format in, spec::Json& figures) {
     if (tally.failed() == 0) return {};
-    const bool core_fails =
-        tally.worst(UlpSubdomain::core).seen && !(tally.worst(UlpSubdomain::core).error <= tally.bound());
-    if (!core_fails) return "subdomain-concentration";
-    return grows_from_first_failing_binade(tally) ? "argument-growth" : "uniform-excess";
+    const double bound = tally.bound();
+    const auto binades = core_by_magnitude(tally);
+    const int lowest_normal = 1 - ref::info(in).exponent_bias;  // E(x) of the smallest normal argument
+    std::size_t failing = 0, unconfined = 0, rank = 0;
+    for (const auto& [binade, error] : binades) {
+        const bool edge = binade < lowest_normal || rank < 2 || rank + 2 >= binades.size();
+        ++rank;
+        if (error <= bound) continue;
+        ++failing;
+        if (!edge) ++unconfined;
+    }
+    spec::Json edges = spec::Json::array();
+    for (const auto s : {UlpSubdomain::underflow, UlpSubdomain::overflow_edge, UlpSubdomain::small_argument})
+        if (tally.worst(s).seen && !(tally.worst(s).error <= bound)) edges.push_back(std::string(to_string(s)));
+    const std::size_t growth = growth_binades(binades, bound);
+    figures = {{"core_binades_seen", binades.size()},
+               {"core_binades_failing", failing},
+               {"core_binades_failing_away_from_the_edges", unconfined},
+               {"edge_subdomains_failing", edges},
+               {"growth_binades", growth}};
+    if (growth >= 3) return "argument-growth";
+    if (2 * failing > binades.size()) return "uniform-excess";
+    if (unconfined == 0) return "subdomain-concentration";
+    return "unmatched";
 }
 
 }  // namespace kcs::suites

@@ -161,12 +161,27 @@ spec::Json core_binade_record(const UlpTally& tally);
 // ("at least 1.5-fold per binade ... from the first failing binade on").
 inline constexpr double kArgumentGrowthPerBinade = 1.5;
 
-// The C-CMP-01 signature of a failing tally: subdomain-concentration (the
-// core meets the bound, another sub-domain does not), argument-growth (the
-// core fails and its per-binade maximum grows at least 1.5-fold per binade
-// of |x| over at least two binades from the first failing one on) or
-// uniform-excess (the core fails without that growth). Empty when every
-// element met the bound.
-std::string approximation_signature(const UlpTally& tally);
+// The C-CMP-01 signature a failing tally's evidence selects, by the
+// conditions spec/v1/classes/C-CMP-01.yaml states (selected_when), tried in
+// this order:
+//   argument-growth: the core fails over at least three consecutive
+//     binades of |x| from the first failing one, and a least-squares fit
+//     of log(per-binade maximum) over them rises at least 1.5-fold per
+//     binade;
+//   uniform-excess: the core fails in more than half of its binades seen;
+//   subdomain-concentration: every failure lies in the underflow,
+//     overflow-edge or small-argument sub-domain, in a core binade of
+//     subnormal arguments, or in the two lowest or two highest core binades
+//     seen;
+//   otherwise "unmatched". `figures` gets what was tested. Empty when every
+//   element met the bound. `in`: the argument's format (its subnormal binades).
+std::string approximation_signature(const UlpTally& tally, ref::Format in, spec::Json& figures);
+
+// Whether every element over the bound has a subnormal result (the
+// underflow sub-domain) or a subnormal argument (a core binade of |x|
+// below the smallest normal of `in`): a failure that only a flushing
+// kernel makes, which C-CMP-02 judges; such a C-CMP-01 FAIL assumes it
+// (SPEC.md section 5, "Primary cause").
+bool failures_only_at_subnormals(const UlpTally& tally, ref::Format in);
 
 }  // namespace kcs::suites

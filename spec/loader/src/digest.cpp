@@ -23,7 +23,10 @@ Json to_json(const ContractClass& k) {
         for (const auto& a : v.also_fails) violating.back()["also_fails"].push_back({{"class", a.class_id}, {"why", a.why}});
     }
     Json signatures = Json::array();
-    for (const auto& s : k.violation_signature) signatures.push_back({{"id", s.id}, {"text", s.text}});
+    for (const auto& s : k.violation_signature) {
+        signatures.push_back({{"id", s.id}, {"text", s.text}});
+        if (!s.selected_when.empty()) signatures.back()["selected_when"] = s.selected_when;
+    }
     Json parameters = Json::array();
     for (const auto& p : k.parameters)
         parameters.push_back({{"name", p.name}, {"type", p.type}, {"required", p.required},

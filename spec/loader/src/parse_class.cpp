@@ -156,7 +156,8 @@ void parse_signatures(Fields& top, ContractClass& k) {
     for (std::size_t i = 0; i < list.size(); ++i) {
         Fields f(doc, list[i], "violation_signature " + std::to_string(i + 1));
         if (!f.is_map()) continue;
-        Signature s{f.id("id"), f.text("text")};
+        Signature s{f.id("id"), f.text("text"), {}};
+        if (f.get("selected_when", false).IsDefined()) s.selected_when = f.text("selected_when");
         f.finish();
         check_unique(doc, list[i], "signature", s.id, seen);
         k.violation_signature.push_back(std::move(s));

@@ -73,6 +73,10 @@ struct Parameter {
 struct Signature {
     std::string id;
     std::string text;
+    // The evidence that selects it, stated as the probe tests it (the
+    // figures it computes and the condition on them); empty where the
+    // class does not state it yet.
+    std::string selected_when;
 };
 
 struct Tolerance {
