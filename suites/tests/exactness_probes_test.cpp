@@ -59,9 +59,9 @@ TEST(BitwiseRne, JudgesStoresNextToTheExpectedValue) {
 TEST(BitwiseRne, AdmitsOnlyValuesClearOfEveryMidpoint) {
     // bf16 values near 1: spacing 2^-7, midpoints at 1 +- 2^-8 (below: 1 - 2^-9).
     EXPECT_TRUE(clear_of_midpoints(Format::bf16, 1.001, 0x1p-12));
-    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 + 0x1p-8 - 0x1p-20, 0x1p-15));
-    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-20, 0x1p-15));
-    EXPECT_TRUE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-18, 0x1p-15));
+    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 + 0x1p-8 - 0x1p-20, 0x1p-19));
+    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-20, 0x1p-19));
+    EXPECT_TRUE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-18, 0x1p-19));
     EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 + 0x1p-8, 0));  // a tie itself
     EXPECT_TRUE(clear_of_midpoints(Format::f16, 0, 0x1p-26));       // rounds to zero either side
     EXPECT_TRUE(clear_of_midpoints(Format::f16, 65519, 0.5));       // rounds to 65504 throughout
