@@ -232,9 +232,7 @@ void parse_calibration(LoadContext& ctx, Fields& top, ContractClass& k) {
             const YAML::Node at = a.get("class");
             a.finish();
             ctx.later([&doc, at, id = entry.class_id](Catalog& c) {
-                std::vector<std::string> known;
-                for (const auto& other : c.classes) known.push_back(other.id);
-                check_reference(doc, at, "class", id, known);
+                check_reference(doc, at, "class", id, ids_of(c.classes));
             });
             use.also_fails.push_back(std::move(entry));
         }

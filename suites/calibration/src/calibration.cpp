@@ -136,7 +136,6 @@ void calibrate_echoes(const CalibrationRequest& request, const std::string& impl
         CalibrationRow row{plan[i].id, implementation,
                            "a consequence of its " + own_class + " FAIL, or a genuine " + other + " FAIL (also_fails)",
                            observed_of(*results[i]), std::nullopt, false, ""};
-        row.echo = true;
         const bool own_violation = std::any_of(results[i]->cases.begin(), results[i]->cases.end(), [&](const auto& c) {
             return c.result.verdict == harness::Verdict::fail && c.result.violated_class == own_class;
         });

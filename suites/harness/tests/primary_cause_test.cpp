@@ -32,13 +32,20 @@ const std::vector<Instance>& plan() {
     return p;
 }
 
-std::size_t index_of(const std::string& class_id, const std::string& function, const std::string& config) {
+// The plan's instance of `class_id` on `op` (with `function`, for a family)
+// and `config`.
+std::size_t index_of(const std::string& class_id, const std::string& op, const std::optional<std::string>& function,
+                     const std::string& config) {
     const auto& p = plan();
     const auto it = std::find_if(p.begin(), p.end(), [&](const Instance& i) {
-        return i.contract->id == class_id && i.op->id == "unary" && i.function == function && i.config.id() == config;
+        return i.contract->id == class_id && i.op->id == op && i.function == function && i.config.id() == config;
     });
-    if (it == p.end()) throw std::logic_error("no " + class_id + " unary." + function + " " + config + " in the plan");
+    if (it == p.end()) throw std::logic_error("no " + class_id + " " + op + " " + config + " in the plan");
     return static_cast<std::size_t>(it - p.begin());
+}
+
+std::size_t index_of(const std::string& class_id, const std::string& function, const std::string& config) {
+    return index_of(class_id, "unary", function, config);
 }
 
 struct Recorded {
@@ -78,15 +85,8 @@ TEST(PrimaryCause, AnotherNarrowConfigurationIsNoSibling) {
 TEST(PrimaryCause, AMatmulStoreFailFollowsItsSameInputsWideOutputSibling) {
     Recorded run;
     const auto& p = plan();
-    const auto find = [&](const std::string& k, const std::string& config) {
-        const auto it = std::find_if(p.begin(), p.end(), [&](const Instance& i) {
-            return i.contract->id == k && i.op->id == "matmul" && i.config.id() == config;
-        });
-        if (it == p.end()) throw std::logic_error("no " + k + " matmul " + config + " in the plan");
-        return static_cast<std::size_t>(it - p.begin());
-    };
-    const std::size_t store = find("C-PRC-04", "f16xf16-f16");
-    const std::size_t accumulator = find("C-PRC-01", "f16xf16-f32");
+    const std::size_t store = index_of("C-PRC-04", "matmul", std::nullopt, "f16xf16-f16");
+    const std::size_t accumulator = index_of("C-PRC-01", "matmul", std::nullopt, "f16xf16-f32");
     run.set(store, Verdict::fail, {"C-PRC-01"});
     run.set(accumulator, Verdict::fail);
     const auto causes = primary_causes(p, run.results);

@@ -35,7 +35,6 @@ struct CalibrationRow {
     bool sound = false;
     std::string reason;  // why not sound
     bool conformer = false;  // a claim conformer's row: not sound is a FALSE_ALARM
-    bool echo = false;       // a violator's FAIL outside its own class (consequence or genuine)
 
     // SOUND, UNDER_SPECIFIED, or FALSE_ALARM.
     std::string_view state() const;
