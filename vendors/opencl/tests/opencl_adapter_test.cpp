@@ -11,14 +11,6 @@
 
 #include "device_under_test.hpp"
 
-// Under LeakSanitizer (preset asan): the ICD loader unloads PoCL before the
-// leak report, so the driver's own allocations show as frames of unknown
-// modules. The slow unwinder reaches past them to where this program first
-// calls into the adapter, which the suppression names. Without a sanitizer
-// nothing calls these.
-extern "C" const char* __lsan_default_options() { return "fast_unwind_on_malloc=0"; }
-extern "C" const char* __lsan_default_suppressions() { return "leak:device_under_test.cpp\n"; }
-
 namespace kcs::cpu_core::test {
 namespace {
 
