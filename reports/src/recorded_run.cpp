@@ -27,7 +27,7 @@ harness::Claims claims_of(const Json& recorded) {
 
 std::optional<harness::Verdict> verdict_of(const Json& text) {
     using V = harness::Verdict;
-    for (const V v : {V::pass, V::fail, V::crash, V::timeout, V::error, V::unsupported, V::not_applicable})
+    for (const V v : {V::pass, V::fail, V::crash, V::timeout, V::error, V::unsupported, V::not_applicable, V::inconclusive})
         if (text.is_string() && text.get<std::string>() == harness::to_string(v)) return v;
     return std::nullopt;
 }

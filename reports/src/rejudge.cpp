@@ -144,6 +144,14 @@ private:
         for (const auto& [path, count] : counts)
             if (!count->is_number() || count->get<double>() != 0)
                 fail(where + ": PASS, but " + path + " is " + count->dump());
+        // A class that states a power: the PASS compared enough distinct elements (else INCONCLUSIVE).
+        if (const auto power = spec::required_power(cls.tolerance)) {
+            const auto reached = number_of(details.value("/pool/power/distinct_elements"_json_pointer, Json()));
+            if (!reached || *reached < static_cast<double>(power->elements))
+                fail(where + ": PASS, but its distinct elements compared (" +
+                     (reached ? std::to_string(static_cast<long long>(*reached)) : std::string("none recorded")) +
+                     ") fall short of the " + std::to_string(power->elements) + " its class's power requires");
+        }
         const Json worst = evidence.value("worst", Json());
         if (!worst.is_object()) return;
         const auto error = number_of(worst.value("error", Json())), bound = number_of(worst.value("bound", Json()));

@@ -314,8 +314,9 @@ std::string css_class(std::string_view prefix, std::string_view name) {
 std::string verdict_css(std::string_view verdict) { return css_class("v-", verdict); }
 
 int verdict_severity(std::string_view verdict) {
-    static const std::vector<std::string_view> order = {"PASS",  "NOT_APPLICABLE", "UNSUPPORTED", "MISSING",
-                                                        "ERROR", "TIMEOUT",        "CRASH",       "FAIL"};
+    static const std::vector<std::string_view> order = {"PASS",    "NOT_APPLICABLE", "UNSUPPORTED", "INCONCLUSIVE",
+                                                        "MISSING", "ERROR",          "TIMEOUT",     "CRASH",
+                                                        "FAIL"};
     const auto it = std::find(order.begin(), order.end(), verdict);
     // Anything the schema does not know is treated as the worst there is.
     return it == order.end() ? static_cast<int>(order.size()) : static_cast<int>(it - order.begin());

@@ -48,7 +48,7 @@ td.cell.empty { background: #fafafa; color: #a0a0a0; }
 .v-fail { background: #f9d3d7; color: #7f1d1d; }
 .v-crash { background: #f6c58f; color: #6b2c00; }
 .v-timeout, .v-error { background: #ffe3b8; color: #7a3e00; }
-.v-missing { background: #fff1c2; color: #6c4a00; }
+.v-missing, .v-inconclusive { background: #fff1c2; color: #6c4a00; }
 .v-unsupported, .v-not-applicable { background: #eceff1; color: #455a64; }
 .j-conformant { background: #d7efdc; color: #14532d; }
 .j-non-conformant { background: #f9d3d7; color: #7f1d1d; }
@@ -95,6 +95,7 @@ std::string counts_line(const Json& counts) {
     add("timeout", "TIMEOUT");
     add("error", "ERROR");
     add("unsupported", "UNSUPPORTED");
+    if (counts.contains("inconclusive")) add("inconclusive", "INCONCLUSIVE");
     add("not_applicable", "N/A");
     add("missing", "missing");
     return out;
@@ -178,7 +179,7 @@ std::string facts_section(const Json& statement, const Json& p) {
 
 std::string legend() {
     std::string out = "<p class=\"legend\">";
-    for (const char* v : {"PASS", "FAIL", "CRASH", "TIMEOUT", "ERROR", "MISSING", "UNSUPPORTED", "NOT_APPLICABLE"})
+    for (const char* v : {"PASS", "FAIL", "CRASH", "TIMEOUT", "ERROR", "INCONCLUSIVE", "MISSING", "UNSUPPORTED", "NOT_APPLICABLE"})
         out += "<span class=\"" + verdict_css(v) + "\">" + e(verdict_label(v)) + "</span>";
     return out +
            " A cell shows its instances' verdicts (\"5/5 PASS\", or the worst first: \"FAIL 2/5\") and the "

@@ -23,7 +23,7 @@ Outcome outcome_of(const std::string& verdict) {
     if (verdict == "PASS") return Outcome::passed;
     if (verdict == "FAIL") return Outcome::failure;
     if (verdict == "CRASH" || verdict == "TIMEOUT" || verdict == "ERROR") return Outcome::error;
-    return Outcome::skipped;  // UNSUPPORTED, NOT_APPLICABLE, MISSING
+    return Outcome::skipped;  // UNSUPPORTED, NOT_APPLICABLE, INCONCLUSIVE, MISSING
 }
 
 // Seconds as JUnit's schema wants them: a plain decimal.

@@ -91,6 +91,7 @@ Json counts_json(const Tally& t) {
             {"timeout", t.timeout},
             {"error", t.error},
             {"unsupported", t.unsupported},
+            {"inconclusive", t.inconclusive},
             {"missing", t.missing}};
 }
 

@@ -44,6 +44,9 @@ void count(Tally& tally, const harness::Instance& instance, const std::optional<
         case Verdict::unsupported:
             ++tally.unsupported;
             break;
+        case Verdict::inconclusive:
+            ++tally.inconclusive;
+            break;
         case Verdict::not_applicable:
             break;
     }
@@ -102,6 +105,7 @@ Judgement judge(const Group& group, RunState state, const std::vector<harness::R
     // its comparisons needed did not hold (SPEC.md section 5, "Primary cause").
     add_count_reason(reasons, t.consequence, "FAIL as a consequence of another class's FAIL (not decided)");
     add_count_reason(reasons, t.error, "ERROR (no judgement reached)");
+    add_count_reason(reasons, t.inconclusive, "INCONCLUSIVE (no violation seen, but without the power the catalog requires)");
     add_count_reason(reasons, t.missing, "missing (no verdict recorded)");
     if (state == RunState::interrupted) reasons.push_back("the run was interrupted");
     if (state == RunState::in_progress) reasons.push_back("the run had not finished");

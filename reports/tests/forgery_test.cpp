@@ -190,6 +190,28 @@ TEST_F(Forgery, ABoundTheCatalogDoesNotGiveIsRefused) {
     EXPECT_TRUE(mentions(widened, "unary.log/f32-f32/default seed 1: bound 200.0 is not one spec")) << failures(widened);
 }
 
+// 2b. An INCONCLUSIVE C-ORD-03 relabelled PASS: reduce_max at smoke
+// compares 64 distinct rows, far from the 92102 elements the class's power
+// needs, and the catalog, not the report, says how many.
+TEST_F(Forgery, APassWithoutTheClassPowerIsRefused) {
+    std::string id;
+    const Verification v = forge_from(
+        passing_,
+        [&](Json& s) {
+            for (auto& inst : s["predicate"]["instances"])
+                if (inst["verdict"] == "INCONCLUSIVE" && id.empty()) {
+                    id = inst["id"].get<std::string>();
+                    inst["verdict"] = "PASS";
+                    for (auto& c : inst["cases"]) pass_case(c);
+                }
+        },
+        false);
+    ASSERT_EQ(id.rfind("v1/C-ORD-03/reduce_max/", 0), 0u) << "the sample report has no INCONCLUSIVE C-ORD-03";
+    EXPECT_FALSE(v.valid());
+    EXPECT_TRUE(mentions(v, id + " seed 1: PASS, but its distinct elements compared (64) fall short of the 92102"))
+        << failures(v);
+}
+
 // 3. FAIL instances relabelled NOT_APPLICABLE, or UNSUPPORTED with the
 // profile called CONFORMANT.
 TEST_F(Forgery, ApplicabilityAndPartialSupportAreRemadeFromTheCatalog) {

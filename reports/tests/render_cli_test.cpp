@@ -154,7 +154,7 @@ TEST_F(RenderCli, WithPubkeyAVerifiedReportNamesItsSigner) {
     ASSERT_EQ(kcs("keygen --out " + key.string() + " --label render-test-lab --development").exit_code, 0);
     const auto certified = kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --key " + key.string() +
                                ".key --out " + run.string());
-    ASSERT_EQ(certified.exit_code, 0) << certified.err;
+    ASSERT_EQ(certified.exit_code, 1) << certified.err;  // INCOMPLETE: C-ORD-03 INCONCLUSIVE at smoke
     const fs::path envelope = run / "report.dsse.json";
     const auto r =
         kcs("render " + envelope.string() + " --format html --pubkey " + key.string() + ".pub --out " + page.string());

@@ -22,7 +22,7 @@ EXECUTED = {"PASS", "FAIL", "CRASH", "TIMEOUT"}
 
 def tally(instances):
     counts = dict.fromkeys(["planned", "applicable", "not_applicable", "executed", "pass", "fail", "consequence",
-                            "crash", "timeout", "error", "unsupported", "missing"], 0)
+                            "crash", "timeout", "error", "unsupported", "inconclusive", "missing"], 0)
     for i in instances:
         counts["planned"] += 1
         verdict = i["verdict"]

@@ -3,14 +3,20 @@
 // with B fixed). One test row, computed alone twice (the reference), then
 // at the first, middle and last position of batches of every size in
 // batch_sizes whose other rows are filled three ways; the test row's output
-// must equal the reference bit for bit every time (bitwise_equal).
+// must equal the reference bit for bit every time (bitwise_equal). Then
+// every row of a pool of distinct rows, each computed alone once, in
+// batches of every size: a change that rounding hides in all but 1 element
+// of 20000 needs that many distinct comparisons (the tolerance's power);
+// with fewer and no change seen the verdict is INCONCLUSIVE.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kcs/reference/parse_distribution.hpp"
+#include "kcs/spec/tolerance_models.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "ordering_probes.hpp"
 #include "ordering_results.hpp"
@@ -69,6 +75,23 @@ struct OutputRow {
     }
 };
 
+// What the pool step saw (protocol step "every row of every batch size").
+struct PoolChange {
+    std::int64_t batch_size = 0;
+    std::int64_t pool_row = 0;
+    std::int64_t position = 0;  // within its batch
+    BitwiseComparison result;
+    harness::WorstElement worst;
+};
+struct PoolResult {
+    std::int64_t rows = 0;             // P, each computed alone once
+    std::uint64_t distinct_elements = 0;  // P x outputs per row, when some batch size >= 2 ran
+    std::uint64_t compared = 0;        // every comparison, over all batch sizes
+    spec::Json by_batch = spec::Json::array();
+    std::optional<PoolChange> first_change;  // the most differing elements of one row
+    std::size_t changed_rows = 0;
+};
+
 // One batch run compared with the reference.
 struct Comparison {
     std::int64_t batch_size = 0;
@@ -115,10 +138,68 @@ public:
                 }
             }
         }
-        return judge(comparisons);
+        return judge(comparisons, pool_step());
     }
 
 private:
+    // Rows [first, first + count) of `pool` (wrapping to its start) as one row operand.
+    harness::HostTensor pool_rows(const harness::HostTensor& pool, std::int64_t pool_size, std::int64_t first,
+                                  std::int64_t count) const {
+        const ProblemShape shape{count, row_shape_.length, row_shape_.columns};
+        harness::HostTensor rows = op_.row_operand(shape, ref::parse_distribution("constant(0)"), context_.seed());
+        const std::size_t row_bytes = test_row_.bytes.size();
+        for (std::int64_t i = 0; i < count; ++i)
+            std::memcpy(rows.bytes.data() + static_cast<std::size_t>(i) * row_bytes,
+                        pool.bytes.data() + static_cast<std::size_t>((first + i) % pool_size) * row_bytes, row_bytes);
+        return rows;
+    }
+
+    PoolResult pool_step() {
+        PoolResult r;
+        const auto power = spec::required_power(instance_.contract->tolerance);
+        if (!power) throw std::logic_error(instance_.id + ": C-ORD-03's tolerance states no detectable_rate");
+        const auto needed = static_cast<std::int64_t>((power->elements + width_ - 1) / width_);
+        r.rows = std::min(needed, context_.integer("max_pool_rows"));
+        if (r.rows < 1) return r;
+        const ProblemShape pool_shape{r.rows, row_shape_.length, row_shape_.columns};
+        const harness::HostTensor pool =
+            op_.row_operand(pool_shape, ref::parse_distribution(kValues), previous_seed(context_.seed()));
+        std::vector<harness::HostTensor> alone;
+        alone.reserve(static_cast<std::size_t>(r.rows));
+        for (std::int64_t i = 0; i < r.rows; ++i)
+            alone.push_back(context_.run(op_.make(row_shape_, pool_rows(pool, r.rows, i, 1), shared_).invocation)[0]);
+        std::vector<bool> changed(static_cast<std::size_t>(r.rows), false);
+        for (const std::int64_t b : context_.int_list("batch_sizes")) {
+            if (b < 2) continue;
+            std::uint64_t differing = 0, compared = 0;
+            for (std::int64_t start = 0; start < r.rows; start += b) {
+                const RowProblem problem =
+                    op_.make({b, row_shape_.length, row_shape_.columns}, pool_rows(pool, r.rows, start, b), shared_);
+                const harness::HostTensor output = context_.run(problem.invocation)[0];
+                for (std::int64_t p = 0; p < b; ++p) {
+                    const std::int64_t row = (start + p) % r.rows;
+                    const std::size_t first = static_cast<std::size_t>(p) * width_;
+                    auto c = tolerance::compare_bitwise(tolerance::whole(alone[static_cast<std::size_t>(row)]),
+                                                        {&output, first, width_});
+                    compared += c.compared;
+                    differing += c.differing;
+                    if (c.equal()) continue;
+                    changed[static_cast<std::size_t>(row)] = true;
+                    if (r.first_change && r.first_change->result.differing >= c.differing) continue;
+                    const std::size_t j = c.widest.element;
+                    auto worst = differing_element(c.widest, alone[static_cast<std::size_t>(row)], j, output,
+                                                   first + j, first + j, op_.dependencies(problem, first + j));
+                    r.first_change = PoolChange{b, row, p, std::move(c), std::move(worst)};
+                }
+            }
+            r.compared += compared;
+            r.distinct_elements = static_cast<std::uint64_t>(r.rows) * width_;
+            r.by_batch.push_back({{"batch_size", b}, {"elements_compared", compared}, {"differing_elements", differing}});
+        }
+        r.changed_rows = static_cast<std::size_t>(std::count(changed.begin(), changed.end(), true));
+        return r;
+    }
+
     // A batch of b rows from `filling` (another seed) with the test row at p.
     RowProblem batch(std::int64_t b, std::int64_t p, const ref::Distribution* filling) const {
         const ProblemShape shape{b, row_shape_.length, row_shape_.columns};
@@ -170,7 +251,7 @@ private:
         return evidence;
     }
 
-    harness::CaseResult judge(const std::vector<Comparison>& comparisons) const;
+    harness::CaseResult judge(const std::vector<Comparison>& comparisons, const PoolResult& pool) const;
 
     harness::ProbeContext& context_;
     const harness::Instance& instance_;
@@ -216,7 +297,27 @@ spec::Json comparison_json(const Comparison& c) {
             {"differing_elements", c.result.differing}};
 }
 
-harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& comparisons) const {
+// A probability as a reader writes it: 0.0032, 0.99.
+std::string probability_text(double p) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2g", p);
+    return buffer;
+}
+
+// The pool step as evidence, with the power it reached against the one the class requires.
+spec::Json pool_json(const PoolResult& pool, const spec::RequiredPower& power) {
+    return {{"rows", pool.rows},
+            {"by_batch", pool.by_batch},
+            {"changed_rows", pool.changed_rows},
+            {"power",
+             {{"distinct_elements", pool.distinct_elements},
+              {"required_elements", power.elements},
+              {"detectable_rate", power.detectable_rate},
+              {"detection_probability", spec::detection_probability(power.detectable_rate, pool.distinct_elements)},
+              {"required_probability", power.detection_probability}}}};
+}
+
+harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& comparisons, const PoolResult& pool) const {
     const Comparison* worst = nullptr;
     std::size_t mismatches = 0;
     for (const auto& c : comparisons) {
@@ -224,16 +325,47 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
         ++mismatches;
         if (!worst || c.result.differing > worst->result.differing) worst = &c;
     }
-    harness::Evidence evidence = base_evidence(worst ? static_cast<double>(worst->result.differing) : 0);
+    const auto power = *spec::required_power(instance_.contract->tolerance);
+    const double pool_worst = pool.first_change ? static_cast<double>(pool.first_change->result.differing) : 0;
+    harness::Evidence evidence =
+        base_evidence(std::max(worst ? static_cast<double>(worst->result.differing) : 0, pool_worst));
     evidence.details["comparisons"] = spec::Json::array();
     for (const auto& c : comparisons) {
         evidence.details["comparisons"].push_back(comparison_json(c));
         evidence.judged.count += c.result.compared;
     }
+    evidence.details["pool"] = pool_json(pool, power);
+    evidence.judged.count += pool.compared;
     evidence.judged.unit = "elements compared";
     const std::string summary = std::to_string(mismatches) + " of " + std::to_string(comparisons.size()) +
-                                " batch runs change the test row's output";
-    if (!worst) return passed(instance_, summary, std::move(evidence));
+                                " batch runs change the test row's output; " + std::to_string(pool.changed_rows) +
+                                " of " + std::to_string(pool.rows) + " pool rows change in some batch";
+    if (!worst && !pool.first_change) {
+        if (pool.distinct_elements >= power.elements) return passed(instance_, summary, std::move(evidence));
+        harness::CaseResult r = passed(instance_, summary, std::move(evidence));
+        r.verdict = harness::Verdict::inconclusive;
+        r.message = summary + ", but " + std::to_string(pool.distinct_elements) +
+                    " distinct elements compared see a change of 1 in " +
+                    std::to_string(std::llround(1 / power.detectable_rate)) + " only with probability " +
+                    probability_text(spec::detection_probability(power.detectable_rate, pool.distinct_elements)) +
+                    " (the class requires " + probability_text(power.detection_probability) + ", " +
+                    std::to_string(power.elements) + " elements: max_pool_rows at this depth is too small)";
+        return r;
+    }
+    if (!worst) {
+        // Only the pool saw it: a row alone and in a batch differ, which is
+        // the batch's doing whatever the position or the other rows.
+        const PoolChange& c = *pool.first_change;
+        evidence.worst = c.worst;
+        evidence.details["differences"] = differences_json(c.result, output_dtype_, static_cast<std::size_t>(c.position) * width_);
+        evidence.details["pattern"] = "row-changes-with-batch";
+        return run_to_run_assumed(failed(instance_, "row-changes-with-batch",
+                      summary + "; the most at batch size " + std::to_string(c.batch_size) + ", pool row " +
+                          std::to_string(c.pool_row) + " at position " + std::to_string(c.position) + ": " +
+                          std::to_string(c.result.differing) + " of " + std::to_string(c.result.compared) +
+                          " elements",
+                      std::move(evidence)));
+    }
 
     evidence.worst = worst->worst;
     const std::size_t row_start = static_cast<std::size_t>(worst->position) * width_;

@@ -223,29 +223,38 @@ Batch reduce_max_batch(const ConfigFormats& f, GridDraws& draws) {
 
 // ---------------------------------------------------------------- matmul
 
-constexpr std::size_t kMatrixSize = 8;  // M = K = N
+// One probe shape, [M, K, N] as the catalog gives it (row_problems.hpp's
+// order): libraries choose kernels by shape, so each pattern runs at every
+// shape of the instance's `shapes` parameter.
+struct MatmulDims {
+    std::size_t m, k, n;
+    std::string text() const {
+        std::string out = std::to_string(m);  // appended, not "[" + ...: GCC 12 misreads that as overlapping (-Wrestrict)
+        out.append("x").append(std::to_string(k)).append("x").append(std::to_string(n));
+        return "[" + out + "]";
+    }
+};
 
 // The elements of C = A B that distinguish, judged exactly.
-void matmul_expectations(const ConfigFormats& f, Batch& b) {
+void matmul_expectations(const ConfigFormats& f, const MatmulDims& d, Batch& b) {
     const auto a = values(b.inputs[0]);
     const auto bm = values(b.inputs[1]);
-    const std::size_t n = kMatrixSize;
     std::vector<double> a_flushed(a.size()), b_flushed(bm.size());
     std::transform(a.begin(), a.end(), a_flushed.begin(), [&](double v) { return flush_input(f.in, v); });
     std::transform(bm.begin(), bm.end(), b_flushed.begin(), [&](double v) { return flush_input(f.in, v); });
-    const ref::MatmulShape shape{1, n, n, n};
+    const ref::MatmulShape shape{1, d.m, d.k, d.n};
     const auto pres = ref::matmul_oracle(a, bm, shape).value;
     const auto flush = ref::matmul_oracle(a_flushed, b_flushed, shape).value;
+    std::vector<double> terms(d.k), flushed_terms(d.k);
     for (std::size_t i = 0; i < pres.size(); ++i) {
-        const std::size_t row = i / n, col = i % n;
-        std::vector<double> terms(n), flushed_terms(n);
+        const std::size_t row = i / d.n, col = i % d.n;
         bool subnormal_input = false;
-        for (std::size_t k = 0; k < n; ++k) {
-            terms[k] = a[row * n + k] * bm[k * n + col];
-            flushed_terms[k] = a_flushed[row * n + k] * b_flushed[k * n + col];
+        for (std::size_t k = 0; k < d.k; ++k) {
+            const double x = a[row * d.k + k], y = bm[k * d.n + col];
+            terms[k] = x * y;
+            flushed_terms[k] = a_flushed[row * d.k + k] * b_flushed[k * d.n + col];
             // An input matters where its product partner is nonzero.
-            subnormal_input |= (is_subnormal(f.in, a[row * n + k]) && bm[k * n + col] != 0) ||
-                               (is_subnormal(f.in, bm[k * n + col]) && a[row * n + k] != 0);
+            subnormal_input |= (is_subnormal(f.in, x) && y != 0) || (is_subnormal(f.in, y) && x != 0);
         }
         require_exact_and_consistent(terms, false, f.acc, b.name);
         require_exact_and_consistent(flushed_terms, false, f.acc, b.name);
@@ -256,54 +265,70 @@ void matmul_expectations(const ConfigFormats& f, Batch& b) {
     }
     const HostTensor& ta = b.inputs[0];
     const HostTensor& tb = b.inputs[1];
-    b.inputs_of = [ta, tb](std::size_t i) {
-        const std::size_t row = i / kMatrixSize, col = i % kMatrixSize;
-        auto out = depends_on_range("A", ta, row * kMatrixSize, kMatrixSize);
-        std::vector<std::size_t> column(kMatrixSize);
-        for (std::size_t k = 0; k < kMatrixSize; ++k) column[k] = k * kMatrixSize + col;
+    b.inputs_of = [ta, tb, d](std::size_t i) {
+        const std::size_t row = i / d.n, col = i % d.n;
+        auto out = depends_on_range("A", ta, row * d.k, d.k);
+        std::vector<std::size_t> column(d.k);
+        for (std::size_t k = 0; k < d.k; ++k) column[k] = k * d.n + col;
         const auto from_b = depends_on("B", tb, column);
         out.insert(out.end(), from_b.begin(), from_b.end());
         return out;
     };
 }
 
-std::vector<double> scaled_identity(double scale) {
-    std::vector<double> m(kMatrixSize * kMatrixSize, 0.0);
-    for (std::size_t k = 0; k < kMatrixSize; ++k) m[k * kMatrixSize + k] = scale;
+// K x N, `scale` at (n mod K, n): C[m, n] = scale A[m, n mod K], one product per output.
+std::vector<double> scaled_selector(const MatmulDims& d, double scale) {
+    std::vector<double> m(d.k * d.n, 0.0);
+    for (std::size_t n = 0; n < d.n; ++n) m[(n % d.k) * d.n + n] = scale;
     return m;
 }
 
-// A: the subnormals set in row 0, grid subnormals of both signs elsewhere.
-std::vector<double> subnormal_matrix(ref::Format in, GridDraws& draws) {
+// A: the subnormals set at its start, grid subnormals of both signs elsewhere.
+std::vector<double> subnormal_matrix(ref::Format in, const MatmulDims& d, GridDraws& draws) {
     const Grid g = grid_of(in);
-    std::vector<double> a(kMatrixSize * kMatrixSize);
+    std::vector<double> a(d.m * d.k);
     for (double& v : a) v = g.step * static_cast<double>(draws.next(-g.largest_k, g.largest_k));
     const auto set = ref::special_subset(in, "subnormals");  // +min, -min, +max, -max subnormal
-    for (std::size_t j = 0; j < set.size(); ++j) a[j] = ref::decode(in, set[j]);
+    for (std::size_t j = 0; j < std::min(set.size(), a.size()); ++j) a[j] = ref::decode(in, set[j]);
     return a;
 }
 
-std::vector<Batch> matmul_batches(const harness::Instance& instance, const ConfigFormats& f, GridDraws& draws) {
+std::vector<MatmulDims> matmul_dims(const harness::Instance& instance) {
+    std::vector<MatmulDims> out;
+    for (const auto& s : instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>()) {
+        if (s.size() != 3 || std::any_of(s.begin(), s.end(), [](std::int64_t e) { return e < 1; }))
+            throw std::invalid_argument(instance.id + ": matmul shapes are [M, K, N] with every extent >= 1");
+        out.push_back({static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]), static_cast<std::size_t>(s[2])});
+    }
+    return out;
+}
+
+void add_matmul_batches(const harness::Instance& instance, const ConfigFormats& f, const MatmulDims& d,
+                        GridDraws& draws, std::vector<Batch>& batches) {
     const std::string b_dtype = instance.config.inputs[1];
-    const std::int64_t n = kMatrixSize;
-    const auto a_sub = subnormal_matrix(f.in, draws);
-    std::vector<Batch> batches;
-    auto add = [&](std::string name, const std::vector<double>& a, const std::vector<double>& b) {
-        Batch batch{
-            std::move(name), {from_values(f.in_name, {n, n}, a), from_values(b_dtype, {n, n}, b)}, {n, n}, {}, {}};
-        matmul_expectations(f, batch);
+    const auto M = static_cast<std::int64_t>(d.m), K = static_cast<std::int64_t>(d.k),
+               N = static_cast<std::int64_t>(d.n);
+    const auto a_sub = subnormal_matrix(f.in, d, draws);
+    auto add = [&](const std::string& name, const std::vector<double>& a, const std::vector<double>& b) {
+        Batch batch{name + " " + d.text(),
+                    {from_values(f.in_name, {M, K}, a), from_values(b_dtype, {K, N}, b)},
+                    {M, N},
+                    {},
+                    {}};
+        matmul_expectations(f, d, batch);
         batches.push_back(std::move(batch));
     };
-    // A subnormal operand against the identity: C = A, subnormal where the
-    // output dtype's range is the input's (both sides), normal in f32 for
-    // f16 inputs (input side).
-    add("subnormal A x identity", a_sub, scaled_identity(1));
-    // ... and against 2^(p-1) I, which moves every subnormal into the normal range.
-    add("subnormal A x 2^(p-1) identity", a_sub, scaled_identity(std::ldexp(1.0, ref::info(f.in).precision - 1)));
+    // A subnormal operand against a selector: C holds A's values, subnormal
+    // where the output dtype's range is the input's (both sides), normal in
+    // f32 for f16 inputs (input side).
+    add("subnormal A x selector", a_sub, scaled_selector(d, 1));
+    // ... and against 2^(p-1) times it, which moves every subnormal into the normal range.
+    add("subnormal A x 2^(p-1) selector", a_sub, scaled_selector(d, std::ldexp(1.0, ref::info(f.in).precision - 1)));
 
     // Output side: normal operands whose products land on the output's
-    // subnormal grid, two per output: A = a (I + shift), a = 2^ea, and B
-    // holds k 2^(es - ea) with |k| small enough that the sum stays subnormal.
+    // subnormal grid, at most two per output: A holds a = 2^ea at (m, m mod K)
+    // and (m, m + 1 mod K), B holds k 2^(es - ea) with |k| small enough that
+    // the sum stays subnormal.
     const auto& in = ref::info(f.in);
     const Grid out_grid = grid_of(f.out);
     const int es = std::ilogb(out_grid.step);
@@ -312,14 +337,19 @@ std::vector<Batch> matmul_batches(const harness::Instance& instance, const Confi
     if (ea >= emin_in && es - ea >= emin_in) {
         const std::int64_t largest_k =
             ((std::int64_t{1} << (std::min(in.precision, ref::info(f.out).precision) - 1)) - 1) / 2;
-        std::vector<double> a(kMatrixSize * kMatrixSize, 0.0), b(kMatrixSize * kMatrixSize);
-        for (std::size_t k = 0; k < kMatrixSize; ++k) {
-            a[k * kMatrixSize + k] = std::ldexp(1.0, ea);
-            a[k * kMatrixSize + (k + 1) % kMatrixSize] = std::ldexp(1.0, ea);
+        std::vector<double> a(d.m * d.k, 0.0), b(d.k * d.n);
+        for (std::size_t m = 0; m < d.m; ++m) {
+            a[m * d.k + m % d.k] = std::ldexp(1.0, ea);
+            a[m * d.k + (m + 1) % d.k] = std::ldexp(1.0, ea);
         }
         for (double& v : b) v = std::ldexp(static_cast<double>(draws.next(-largest_k, largest_k)), es - ea);
         add("small normals with subnormal products", a, b);
     }
+}
+
+std::vector<Batch> matmul_batches(const harness::Instance& instance, const ConfigFormats& f, GridDraws& draws) {
+    std::vector<Batch> batches;
+    for (const auto& d : matmul_dims(instance)) add_matmul_batches(instance, f, d, draws, batches);
     return batches;
 }
 

@@ -18,8 +18,9 @@ namespace {
 const std::vector<std::string> kConfigs{"f32xf32xf32-f32", "f16xf16xf16-f16", "f16xf16xf16-f32",
                                         "bf16xbf16xbf16-bf16", "bf16xbf16xbf16-f32"};
 
-std::string instance_id(const std::string& cls, const std::string& config, const std::string& variant) {
-    return "v1/" + cls + "/attention/" + config + "/" + variant;
+// The attention instance of `cls` (the variant the plan gives the class).
+std::string instance_id(const std::string& cls, const std::string& config) {
+    return testing::instance_id(cls, "attention", config);
 }
 
 void expect_pass(const std::string& id) {
@@ -39,35 +40,35 @@ void expect_fail(const std::string& id, const std::string& violation, const std:
 }
 
 TEST(AttentionProbes, AccumulatorPreservationPassesReferenceCpu) {
-    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-01", config, "k-sweep"));
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-01", config));
 }
 
 // f16-accumulate reaches attention's denominator and P.V sums; where the
 // output is wider than the accumulator its error cannot hide in the store.
 TEST(AttentionProbes, AccumulatorPreservationCatchesF16Accumulation) {
     for (const auto& config : {"f32xf32xf32-f32", "bf16xbf16xbf16-f32"})
-        expect_fail(instance_id("C-PRC-01", config, "k-sweep"), "f16-accumulate", "narrow-accumulator");
+        expect_fail(instance_id("C-PRC-01", config), "f16-accumulate", "narrow-accumulator");
 }
 
 TEST(AttentionProbes, CancellationOverflowSafetyPassesReferenceCpu) {
-    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-02", config, "row-lengths-sweep"));
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-02", config));
 }
 
 // naive-softmax exponentiates attention's scores without the row maximum:
 // scores past 88.72 give inf / inf.
 TEST(AttentionProbes, CancellationOverflowSafetyCatchesNaiveSoftmax) {
     for (const auto& config : kConfigs)
-        expect_fail(instance_id("C-PRC-02", config, "row-lengths-sweep"), "naive-softmax", "nonfinite-where-finite");
+        expect_fail(instance_id("C-PRC-02", config), "naive-softmax", "nonfinite-where-finite");
 }
 
 TEST(AttentionProbes, DeclaredComputePrecisionPassesReferenceCpu) {
-    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-03", config, "default"));
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-03", config));
 }
 
 // tf32-inputs and f16-coercion narrow every f32 operand of attention's
 // products (reference/kernels/src/reduction_operands.hpp), V's included.
 TEST(AttentionProbes, DeclaredComputePrecisionCatchesCoercions) {
-    const std::string id = instance_id("C-PRC-03", "f32xf32xf32-f32", "default");
+    const std::string id = instance_id("C-PRC-03", "f32xf32xf32-f32");
     expect_fail(id, "tf32-inputs", "reduced-input-mantissa");
     expect_fail(id, "f16-coercion", "range-coercion");
     const auto tf32 = run_instance(id, "calibration", "tf32-inputs");
@@ -75,30 +76,30 @@ TEST(AttentionProbes, DeclaredComputePrecisionCatchesCoercions) {
 }
 
 TEST(AttentionProbes, ExpAccuracyPassesReferenceCpu) {
-    for (const auto& config : kConfigs) expect_pass(instance_id("C-CMP-01", config, "default"));
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-CMP-01", config));
 }
 
 TEST(AttentionProbes, SpecialValuesPassReferenceCpu) {
-    for (const auto& config : kConfigs) expect_pass(instance_id("C-EXC-01", config, "default"));
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-EXC-01", config));
 }
 
 // reference-cpu's fully masked rows are NaN: held to a claim of zero, the
 // probe must see them as masked-leak.
 TEST(AttentionProbes, SpecialValuesHoldFullyMaskedRowsToTheClaim) {
-    const std::string id = instance_id("C-EXC-01", "f32xf32xf32-f32", "default");
+    const std::string id = instance_id("C-EXC-01", "f32xf32xf32-f32");
     const auto run = run_instance(id, "reference-cpu", "", "smoke", "strict", {{"masked_row", "zero"}});
     ASSERT_EQ(run.verdict, harness::Verdict::fail) << describe(run.result);
     for (const auto& c : run.result.cases) EXPECT_EQ(c.result.signature, "masked-leak") << describe(run.result);
 }
 
 TEST(AttentionProbes, BoundedPathDependencePassesReferenceCpu) {
-    for (const auto& config : kConfigs) expect_pass(instance_id("C-ORD-01", config, "k-sweep"));
+    for (const auto& config : kConfigs) expect_pass(instance_id("C-ORD-01", config));
 }
 
 TEST(AttentionProbes, SubnormalHandlingPassesReferenceCpu) {
     for (const char* profile : {"core", "strict"})
         for (const auto& config : kConfigs) {
-            const std::string id = instance_id("C-CMP-02", config, "default");
+            const std::string id = instance_id("C-CMP-02", config);
             SCOPED_TRACE(id + " under " + profile);
             const auto run = run_instance(id, "reference-cpu", "", "smoke", profile);
             EXPECT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
@@ -109,7 +110,7 @@ TEST(AttentionProbes, SubnormalHandlingPassesReferenceCpu) {
 // element_access); every configuration has output-side probes (exp of the
 // scores below the output's smallest normal), so the signature is ftz.
 TEST(AttentionProbes, SubnormalHandlingCatchesFlushToZero) {
-    for (const auto& config : kConfigs) expect_fail(instance_id("C-CMP-02", config, "default"), "ftz-daz", "ftz");
+    for (const auto& config : kConfigs) expect_fail(instance_id("C-CMP-02", config), "ftz-daz", "ftz");
 }
 
 // Under subnormals: flush (allowed by core) every distinguishing element
@@ -117,7 +118,7 @@ TEST(AttentionProbes, SubnormalHandlingCatchesFlushToZero) {
 // and reference-cpu, which honours subnormals, breaks it (mixed-flush).
 TEST(AttentionProbes, SubnormalHandlingHoldsTheFlushClaim) {
     for (const auto& config : kConfigs) {
-        const std::string id = instance_id("C-CMP-02", config, "default");
+        const std::string id = instance_id("C-CMP-02", config);
         SCOPED_TRACE(id);
         const auto flushing = run_instance(id, "calibration", "ftz-daz", "smoke", "core", {{"subnormals", "flush"}});
         EXPECT_EQ(flushing.verdict, harness::Verdict::pass) << describe(flushing.result);
@@ -133,7 +134,7 @@ TEST(AttentionProbes, SubnormalHandlingHoldsTheFlushClaim) {
 TEST(AttentionProbes, ConversionRoundingPassesReferenceCpu) {
     for (const char* profile : {"core", "strict"})
         for (const auto& config : kConfigs) {
-            const std::string id = instance_id("C-PRC-04", config, "default");
+            const std::string id = instance_id("C-PRC-04", config);
             SCOPED_TRACE(id + " under " + profile);
             const auto run = run_instance(id, "reference-cpu", "", "smoke", profile);
             testing::expect_conforming(run);
@@ -152,7 +153,7 @@ TEST(AttentionProbes, ConversionRoundingPassesReferenceCpu) {
 // bf16-truncate drops the low bits of every bf16 store (reference/kernels
 // element_access), attention's included.
 TEST(AttentionProbes, ConversionRoundingCatchesTruncation) {
-    expect_fail(instance_id("C-PRC-04", "bf16xbf16xbf16-bf16", "default"), "bf16-truncate", "truncation");
+    expect_fail(instance_id("C-PRC-04", "bf16xbf16xbf16-bf16"), "bf16-truncate", "truncation");
 }
 
 }  // namespace

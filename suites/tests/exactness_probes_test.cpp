@@ -286,7 +286,7 @@ std::vector<std::string> configs_of(const std::string& op) {
     return {"f32-f32", "f16-f16", "f16-f32", "bf16-bf16", "bf16-f32"};  // reduce_sum, softmax
 }
 
-// Every instance of the family's classes on the operators with probes (all variants are "default").
+// Every instance of the family's classes on the operators with probes.
 std::vector<std::string> family_instances() {
     const std::vector<ClassOperators> scope{
         {"C-PRC-04", {"matmul", "reduce_sum", "softmax"}},
@@ -298,7 +298,7 @@ std::vector<std::string> family_instances() {
     for (const auto& c : scope)
         for (const auto& op : c.operators)
             for (const auto& config : configs_of(op))
-                ids.push_back("v1/" + c.class_id + "/" + op + "/" + config + "/default");
+                ids.push_back(testing::instance_id(c.class_id, op, config));
     return ids;
 }
 
@@ -347,13 +347,45 @@ TEST_P(ExactnessViolator, FailsWithItsSignature) {
 // C-CMP-02's calibration on gather: a copy through FTZ/DAZ float registers
 // reads its subnormal inputs as zero (daz).
 INSTANTIATE_TEST_SUITE_P(FtzDazGather, ExactnessViolator,
-                         ::testing::Values(ViolatorCase{"v1/C-CMP-02/gather/f32xi64-f32/default", "ftz-daz", "C-CMP-02",
+                         ::testing::Values(ViolatorCase{"v1/C-CMP-02/gather/f32xi64-f32/shapes-sweep", "ftz-daz", "C-CMP-02",
                                                         "daz"},
-                                           ViolatorCase{"v1/C-CMP-02/gather/f16xi32-f16/default", "ftz-daz", "C-CMP-02",
+                                           ViolatorCase{"v1/C-CMP-02/gather/f16xi32-f16/shapes-sweep", "ftz-daz", "C-CMP-02",
                                                         "daz"},
-                                           ViolatorCase{"v1/C-CMP-02/gather/bf16xi32-bf16/default", "ftz-daz",
+                                           ViolatorCase{"v1/C-CMP-02/gather/bf16xi32-bf16/shapes-sweep", "ftz-daz",
                                                         "C-CMP-02", "daz"}),
                          violator_name);
+
+// C-CMP-02's calibration on matmul: large-tile-ftz flushes only from 32 up.
+INSTANTIATE_TEST_SUITE_P(
+    LargeTileFtz, ExactnessViolator,
+    ::testing::Values(ViolatorCase{"v1/C-CMP-02/matmul/f32xf32-f32/shapes-sweep", "large-tile-ftz", "C-CMP-02", "ftz"},
+                      ViolatorCase{"v1/C-CMP-02/matmul/f16xf16-f16/shapes-sweep", "large-tile-ftz", "C-CMP-02", "ftz"},
+                      ViolatorCase{"v1/C-CMP-02/matmul/f16xf16-f32/shapes-sweep", "large-tile-ftz", "C-CMP-02", "daz"},
+                      ViolatorCase{"v1/C-CMP-02/matmul/bf16xbf16-bf16/shapes-sweep", "large-tile-ftz", "C-CMP-02",
+                                   "ftz"}),
+    violator_name);
+
+// The shapes sweep is what catches it: every pattern at 8x8x8 keeps the
+// claim, and the same patterns at 33x33x33 flush (by_batch, per shape).
+TEST(SubnormalShapes, LargeTileFtzFlushesOnlyAtTheLargerShapes) {
+    const auto run = testing::run_instance("v1/C-CMP-02/matmul/f32xf32-f32/shapes-sweep", "calibration", "large-tile-ftz");
+    ASSERT_EQ(run.verdict, harness::Verdict::fail) << testing::describe(run.result);
+    const spec::Json& by_batch = run.result.cases.front().result.evidence.details.at("by_batch");
+    std::size_t small = 0, large = 0;
+    for (const auto& [name, counts] : by_batch.items()) {
+        const bool flushed = counts.dump().find("\"flush\"") != std::string::npos;
+        if (name.ends_with("[8x8x8]")) {
+            ++small;
+            EXPECT_FALSE(flushed) << name << ": " << counts.dump();
+        }
+        if (name.ends_with("[33x33x33]")) {
+            ++large;
+            EXPECT_TRUE(flushed) << name << ": " << counts.dump();
+        }
+    }
+    EXPECT_GE(small, 2u) << by_batch.dump();
+    EXPECT_EQ(small, large) << by_batch.dump();
+}
 
 // C-EXC-01's calibration: nan-dropping-max fails reduce_max with nan-dropped.
 INSTANTIATE_TEST_SUITE_P(NanDroppingMax, ExactnessViolator,
@@ -389,7 +421,7 @@ std::vector<ViolatorCase> ftz_daz_cases() {
         for (const auto& config : configs_of(op)) {
             const bool input_side_only =
                 (op == "matmul" || op == "reduce_sum") && config.starts_with("f16") && config.ends_with("-f32");
-            cases.push_back({"v1/C-CMP-02/" + op + "/" + config + "/default", "ftz-daz", "C-CMP-02",
+            cases.push_back({testing::instance_id("C-CMP-02", op, config), "ftz-daz", "C-CMP-02",
                              input_side_only ? "daz" : "ftz"});
         }
     // C-CMP-01 sees it too: softmax's exponentials that round to f32 or bf16

@@ -27,11 +27,6 @@ std::vector<std::string> configs(const std::string& op) {
     return {"f32xf32-f32", "f16xf16-f16", "f16xf16-f32", "bf16xbf16-bf16", "bf16xbf16-f32"};
 }
 
-std::string instance_id(const std::string& class_id, const std::string& op, const std::string& config,
-                        const std::string& parameters) {
-    return "v1/" + class_id + "/" + op + "/" + config + "/" + parameters;
-}
-
 void expect_pass(const std::string& instance, const std::string& profile = "strict") {
     testing::expect_conforming(run_instance(instance, "reference-cpu", "", "smoke", profile));
 }
@@ -40,16 +35,16 @@ void expect_pass(const std::string& instance, const std::string& profile = "stri
 
 TEST(NormAccumulatorPreservation, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
-        for (const auto& config : configs(op)) expect_pass(instance_id("C-PRC-01", op, config, "k-sweep"));
+        for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-PRC-01", op, config));
 }
 
 // f16-accumulate reaches the norms' statistics (reduction_sum.hpp's
 // composite plan) though the catalog calibrates it on matmul and reduce_sum
 // only: the probe must see it where the output is f32.
 TEST(NormAccumulatorPreservation, F16AccumulatorIsANarrowAccumulator) {
-    expect_fail(instance_id("C-PRC-01", "layernorm", "f32xf32xf32-f32", "k-sweep"), "f16-accumulate", "C-PRC-01",
+    expect_fail(testing::instance_id("C-PRC-01", "layernorm", "f32xf32xf32-f32"), "f16-accumulate", "C-PRC-01",
                 "narrow-accumulator");
-    expect_fail(instance_id("C-PRC-01", "rmsnorm", "f32xf32-f32", "k-sweep"), "f16-accumulate", "C-PRC-01",
+    expect_fail(testing::instance_id("C-PRC-01", "rmsnorm", "f32xf32-f32"), "f16-accumulate", "C-PRC-01",
                 "narrow-accumulator");
 }
 
@@ -59,12 +54,12 @@ TEST(NormCancellation, ReferencePassesEveryConfigUnderBothProfiles) {
     for (const auto& op : kNorms)
         for (const auto& config : configs(op))
             for (const char* profile : {"core", "strict"})
-                expect_pass(instance_id("C-PRC-02", op, config, "row-lengths-sweep"), profile);
+                expect_pass(testing::instance_id("C-PRC-02", op, config), profile);
 }
 
 TEST(NormCancellation, OnePassVarianceIsANegativeVariance) {
     for (const auto& config : configs("layernorm"))
-        expect_fail(instance_id("C-PRC-02", "layernorm", config, "row-lengths-sweep"), "one-pass-variance", "C-PRC-02",
+        expect_fail(testing::instance_id("C-PRC-02", "layernorm", config), "one-pass-variance", "C-PRC-02",
                     "negative-variance");
 }
 
@@ -72,7 +67,7 @@ TEST(NormCancellation, OnePassVarianceIsANegativeVariance) {
 
 TEST(NormConversionRounding, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
-        for (const auto& config : configs(op)) expect_pass(instance_id("C-PRC-04", op, config, "default"));
+        for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-PRC-04", op, config));
 }
 
 // Check (b) judges most of the sampled stores (about 77% for layernorm,
@@ -80,7 +75,7 @@ TEST(NormConversionRounding, ReferencePassesEveryConfig) {
 // qualified none would pass anything.
 TEST(NormConversionRounding, MostSampledStoresAreJudged) {
     for (const auto& op : kNorms) {
-        const auto run = run_instance(instance_id("C-PRC-04", op, configs(op)[1], "default"), "reference-cpu");
+        const auto run = run_instance(testing::instance_id("C-PRC-04", op, configs(op)[1]), "reference-cpu");
         for (const auto& c : run.result.cases) {
             const auto& d = c.result.evidence.details;
             ASSERT_TRUE(d.contains("qualifying_outputs")) << op << ": " << describe(run.result);
@@ -93,26 +88,26 @@ TEST(NormConversionRounding, MostSampledStoresAreJudged) {
 
 TEST(NormPathDependence, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
-        for (const auto& config : configs(op)) expect_pass(instance_id("C-ORD-01", op, config, "k-sweep"));
+        for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-ORD-01", op, config));
 }
 
 // ---- C-CMP-03 ---------------------------------------------------------------
 
 TEST(NormContraction, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
-        for (const auto& config : configs(op)) expect_pass(instance_id("C-CMP-03", op, config, "default"));
+        for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-CMP-03", op, config));
 }
 
 // contracted-mul-add fuses layernorm's affine step (reference/kernels
 // layernorm.cpp) though the catalog calibrates it on elementwise only.
 TEST(NormContraction, FusedAffineStepIsCaughtUnderFpContractOff) {
     for (const char* config : {"f32xf32xf32-f32", "f16xf16xf16-f32", "bf16xbf16xbf16-f32"})
-        expect_fail(instance_id("C-CMP-03", "layernorm", config, "default"), "contracted-mul-add", "C-CMP-03",
+        expect_fail(testing::instance_id("C-CMP-03", "layernorm", config), "contracted-mul-add", "C-CMP-03",
                     "fused-where-unfused-declared");
 }
 
 TEST(NormContraction, FusedAffineStepIsAllowedUnderFpContractOn) {
-    const auto run = run_instance(instance_id("C-CMP-03", "layernorm", "f32xf32xf32-f32", "default"), "calibration",
+    const auto run = run_instance(testing::instance_id("C-CMP-03", "layernorm", "f32xf32xf32-f32"), "calibration",
                                   "contracted-mul-add", "smoke", "strict", {{"fp_contract", "on"}});
     EXPECT_EQ(run.verdict, Verdict::pass) << describe(run.result);
     for (const auto& c : run.result.cases) EXPECT_GT(c.result.evidence.details["fused"].get<double>(), 0);
@@ -122,7 +117,7 @@ TEST(NormContraction, FusedAffineStepIsAllowedUnderFpContractOn) {
 
 TEST(NormSubnormals, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
-        for (const auto& config : configs(op)) expect_pass(instance_id("C-CMP-02", op, config, "default"));
+        for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-CMP-02", op, config));
 }
 
 // ftz-daz reaches the norms' loads and stores (reference/kernels
@@ -130,14 +125,14 @@ TEST(NormSubnormals, ReferencePassesEveryConfig) {
 // unary: output-side probes flushed under preserve are ftz.
 TEST(NormSubnormals, FlushToZeroIsFtz) {
     for (const auto& op : kNorms)
-        expect_fail(instance_id("C-CMP-02", op, configs(op)[0], "default"), "ftz-daz", "C-CMP-02", "ftz");
+        expect_fail(testing::instance_id("C-CMP-02", op, configs(op)[0]), "ftz-daz", "C-CMP-02", "ftz");
 }
 
 // ---- C-EXC-01 ---------------------------------------------------------------
 
 TEST(NormSpecialValues, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
-        for (const auto& config : configs(op)) expect_pass(instance_id("C-EXC-01", op, config, "default"));
+        for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-EXC-01", op, config));
 }
 
 // ---- gather C-ORD-02 --------------------------------------------------------
@@ -145,7 +140,7 @@ TEST(NormSpecialValues, ReferencePassesEveryConfig) {
 TEST(GatherDeterminism, ReferencePassesEveryConfig) {
     for (const char* config : {"f32xi32-f32", "f32xi64-f32", "f16xi32-f16", "f16xi64-f16", "bf16xi32-bf16",
                                "bf16xi64-bf16"}) {
-        const auto run = run_instance(instance_id("C-ORD-02", "gather", config, "default"), "reference-cpu");
+        const auto run = run_instance(testing::instance_id("C-ORD-02", "gather", config), "reference-cpu");
         EXPECT_EQ(run.verdict, Verdict::pass) << config << ": " << describe(run.result);
         for (const auto& c : run.result.cases)
             EXPECT_EQ(c.result.evidence.details["hashes"].size(), 1u) << config;

@@ -47,7 +47,7 @@ const std::vector<std::string> kElementwiseConfigs{"f32xf32xf32-f32", "f16xf16xf
 const std::vector<std::string> kCastConfigs{"f32-f16", "f32-bf16", "f16-f32", "bf16-f32"};
 
 std::string id(const std::string& class_id, const std::string& op, const std::string& config) {
-    return "v1/" + class_id + "/" + op + "/" + config + "/default";
+    return testing::instance_id(class_id, op, config);
 }
 
 // Every instance of `class_id` on the operators it has pointwise probes for.

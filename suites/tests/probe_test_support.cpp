@@ -73,6 +73,12 @@ ProbeRun run_instance(const std::string& instance_id, const std::string& adapter
     return {result.verdict, std::move(result)};
 }
 
+std::string instance_id(const std::string& class_id, const std::string& op, const std::string& config) {
+    const spec::ContractClass* contract = Fixture::get().catalog.find_class(class_id);
+    if (!contract) throw std::invalid_argument("no class " + class_id + " in the catalog");
+    return "v1/" + class_id + "/" + op + "/" + config + "/" + harness::variant_of(*contract);
+}
+
 std::string describe(const harness::InstanceResult& result) {
     std::string out = std::string(harness::to_string(result.verdict));
     for (const auto& c : result.cases) {

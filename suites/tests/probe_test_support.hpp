@@ -23,6 +23,10 @@ ProbeRun run_instance(const std::string& instance_id, const std::string& adapter
                       const std::string& violation = "", const std::string& depth = "smoke",
                       const std::string& profile = "strict", const std::map<std::string, std::string>& claims = {});
 
+// "v1/CLASS/OP/CONFIG/VARIANT", the variant the plan gives the class
+// (plan.hpp's variant_of): OP may be a family member, "unary.exp".
+std::string instance_id(const std::string& class_id, const std::string& op, const std::string& config);
+
 // What a conforming implementation gets: PASS, each case with an adapter
 // call and a judged element, where the plan applies the instance; where it
 // does not (nothing to judge in that configuration), NOT_APPLICABLE with

@@ -56,7 +56,7 @@ void print_table(const reports::Json& summary) {
     static const std::pair<const char*, const char*> columns[] = {
         {"plan", "planned"},      {"appl", "applicable"}, {"exec", "executed"}, {"PASS", "pass"},
         {"FAIL", "fail"},         {"CONSQ", "consequence"}, {"CRASH", "crash"},     {"TIME", "timeout"},  {"ERROR", "error"},
-        {"UNSUP", "unsupported"}, {"MISS", "missing"}};
+        {"UNSUP", "unsupported"}, {"INCON", "inconclusive"}, {"MISS", "missing"}};
     std::cout << std::left << std::setw(10) << "class" << std::setw(16) << "verdict" << std::right;
     for (const auto& [heading, key] : columns) std::cout << std::setw(6) << heading;
     std::cout << std::setw(10) << "coverage" << std::setw(11) << "pass rate"

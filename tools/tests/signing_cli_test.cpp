@@ -77,7 +77,8 @@ TEST_F(SigningCli, KeygenWritesAPrivateSecretKeyAndNeverPrintsIt) {
 }
 
 TEST_F(SigningCli, ASignedRunVerifiesWithItsKeyAdapterAndClaims) {
-    ASSERT_EQ(certify_.exit_code, 0) << certify_.out << certify_.err;
+    // 1: INCOMPLETE, C-ORD-03 on reduce_max being INCONCLUSIVE at smoke; the report is signed all the same.
+    ASSERT_EQ(certify_.exit_code, 1) << certify_.out << certify_.err;
     const auto v = verify(path("run/report.dsse.json"), "vendor.pub",
                           "--adapter reference-cpu --claims " + std::string(KCS_SOURCE_DIR) + "/vendors/reference-cpu/claims.yaml");
     EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
@@ -245,7 +246,7 @@ TEST_F(SigningCli, ASecretKeyOthersCanReadIsRefusedBeforeTheRunStarts) {
 TEST_F(SigningCli, SignerNamedAtCertifyThenSignedElsewhere) {
     const auto run = run_kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --signer " +
                              path("vendor.pub") + " --out " + path("offline"));
-    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    ASSERT_EQ(run.exit_code, 1) << run.out << run.err;  // INCOMPLETE, as above
     EXPECT_FALSE(fs::exists(dir_ / "offline/report.dsse.json"));
     const auto other = run_kcs("sign " + path("offline/report.json") + " --key " + path("other.key"));
     EXPECT_EQ(other.exit_code, 2);

@@ -118,6 +118,10 @@ const std::vector<ViolationInfo>& violations() {
         {Violation::batch_dependent_split, "batch-dependent-split", "C-ORD-03",
          "Reductions choose a split-K factor from the number of rows in the batch, so a row's result "
          "changes with the batch size: the batch-variance of inference servers."},
+        {Violation::rare_batch_rounding, "rare-batch-rounding", "C-ORD-03",
+         "matmul over more than one row sums K in two halves for every third column: f32 outputs change "
+         "in most of those elements, f16 and bf16 outputs in about 1 of 20000, where the two sums round "
+         "differently: the batched kernel of a library whose batch of one takes another path."},
         {Violation::fast_exp, "fast-exp", "C-CMP-01",
          "exp by the Schraudolph bit trick with a polynomial correction: fast, allclose-accurate, but "
          "wrong near underflow and overflow (no subnormal results)."},
@@ -129,6 +133,10 @@ const std::vector<ViolationInfo>& violations() {
         {Violation::ftz_daz, "ftz-daz", "C-CMP-02",
          "Subnormal inputs are read as zero and subnormal results stored as zero while the claims say "
          "preserve: the effect of FTZ/DAZ modes and -cl-denorms-are-zero."},
+        {Violation::large_tile_ftz, "large-tile-ftz", "C-CMP-02",
+         "matmul flushes subnormal inputs and results when M, K or N is 32 or more and keeps them below: "
+         "a library whose kernel for large problems is built with FTZ/DAZ while its small-problem kernel "
+         "is not."},
         {Violation::contracted_mul_add, "contracted-mul-add", "C-CMP-03",
          "mul_add (and the affine step of the norms) is evaluated with a fused multiply-add while the "
          "claims say fp_contract off: the compiler's default contraction."},

@@ -1,6 +1,7 @@
 #include "kcs/spec/tolerance_models.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kcs::spec {
 
@@ -26,7 +27,10 @@ const std::vector<ToleranceModel>& tolerance_models() {
         {"distinct_outputs",
          {{"runs", "int"}, {"max_distinct", "int"}},
          "at most max_distinct distinct output hashes over runs identical executions"},
-        {"bitwise_equal", {}, "bitwise equal to the same computation in another context"},
+        {"bitwise_equal",
+         {{"detectable_rate", "number"}, {"detection_probability", "number"}},
+         "bitwise equal to the same computation in another context; a PASS needs enough elements "
+         "compared to see a change of detectable_rate with detection_probability"},
         {"ulp_table",
          {{"table", "ulp_table"}},
          "ulp error against the correctly rounded result within the table's bound per function "
@@ -78,6 +82,22 @@ std::vector<double> headline_bounds(const Tolerance& tolerance, const DtypeConfi
         bounds.push_back(0.0);
     }
     return bounds;
+}
+
+double detection_probability(double rate, std::uint64_t elements) {
+    return -std::expm1(static_cast<double>(elements) * std::log1p(-rate));
+}
+
+std::optional<RequiredPower> required_power(const Tolerance& tolerance) {
+    const auto rate = number_at(tolerance.params, Json::json_pointer("/detectable_rate"));
+    const auto probability = number_at(tolerance.params, Json::json_pointer("/detection_probability"));
+    if (!rate || !probability || !(*rate > 0 && *rate < 1) || !(*probability > 0 && *probability < 1))
+        return std::nullopt;
+    // The least n with (1 - r)^n <= 1 - p; the loop absorbs the rounding of the logarithms.
+    auto n = static_cast<std::uint64_t>(std::ceil(std::log1p(-*probability) / std::log1p(-*rate)));
+    while (n > 1 && detection_probability(*rate, n - 1) >= *probability) --n;
+    while (detection_probability(*rate, n) < *probability) ++n;
+    return RequiredPower{*rate, *probability, n};
 }
 
 }  // namespace kcs::spec

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog_copy.hpp"
+#include "kcs/spec/tolerance_models.hpp"
 
 namespace kcs::spec {
 namespace {
@@ -23,6 +24,19 @@ TEST_F(CatalogV1, LoadsWithoutProblems) {
     EXPECT_EQ(result_->diagnostics.exit_code(), 0);
     EXPECT_EQ(cat().spec_version, "1.1.0");
     EXPECT_EQ(cat().generator.name, "philox4x32-10");
+}
+
+// C-ORD-03 states its power: a change of 1 element in 20000 seen with
+// probability 0.99 needs 92102 independent comparisons, and no fewer.
+TEST_F(CatalogV1, BatchInvarianceStatesThePowerAPassNeeds) {
+    const auto power = required_power(cat().find_class("C-ORD-03")->tolerance);
+    ASSERT_TRUE(power.has_value());
+    EXPECT_DOUBLE_EQ(power->detectable_rate, 5e-5);
+    EXPECT_DOUBLE_EQ(power->detection_probability, 0.99);
+    EXPECT_EQ(power->elements, 92102u);
+    EXPECT_GE(detection_probability(5e-5, 92102), 0.99);
+    EXPECT_LT(detection_probability(5e-5, 92101), 0.99);
+    EXPECT_FALSE(required_power(cat().find_class("C-PRC-01")->tolerance).has_value());  // states none
 }
 
 TEST_F(CatalogV1, HasTheTwelveClassesInTheirFamilies) {

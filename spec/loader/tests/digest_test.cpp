@@ -112,8 +112,9 @@ INSTANTIATE_TEST_SUITE_P(
         SemanticEdit{"ToleranceConstant", "classes/C-PRC-01.yaml", "{c: 1.0,", "{c: 1.5,"},
         SemanticEdit{"PostconditionWording", "classes/C-PRC-01.yaml", "Each output element", "Every output element"},
         SemanticEdit{"SweepValue", "operators/matmul.yaml", "smoke: [64, 512]", "smoke: [64, 1024]"},
-        SemanticEdit{"ConfigDtype", "operators/matmul.yaml", "{inputs: [bf16, bf16], output: bf16,",
-                     "{inputs: [bf16, bf16], output: f16,"},
+        // The accumulator: the config keeps its id, which calibration entries name.
+        SemanticEdit{"ConfigDtype", "operators/matmul.yaml", "{inputs: [bf16, bf16], output: bf16, accumulate: f32}",
+                     "{inputs: [bf16, bf16], output: bf16, accumulate: f16}"},
         SemanticEdit{"SpecVersion", "catalog.yaml", "spec_version: 1.1.0", "spec_version: 1.1.1"},
         SemanticEdit{"DepthSeeds", "catalog.yaml", "seeds: 3", "seeds: 4"},
         SemanticEdit{"ProtocolStepOrder", "classes/C-PRC-01.yaml",

@@ -13,10 +13,11 @@ int severity(Verdict v) {
         case Verdict::pass: return 0;
         case Verdict::not_applicable: return 1;
         case Verdict::unsupported: return 2;
-        case Verdict::error: return 3;
-        case Verdict::timeout: return 4;
-        case Verdict::crash: return 5;
-        case Verdict::fail: return 6;
+        case Verdict::inconclusive: return 3;
+        case Verdict::error: return 4;
+        case Verdict::timeout: return 5;
+        case Verdict::crash: return 6;
+        case Verdict::fail: return 7;
     }
     return 3;
 }
@@ -24,8 +25,8 @@ int severity(Verdict v) {
 }  // namespace
 
 std::string_view to_string(Verdict verdict) {
-    static constexpr std::array<std::string_view, 7> names{"PASS",  "FAIL",    "UNSUPPORTED", "NOT_APPLICABLE",
-                                                           "CRASH", "TIMEOUT", "ERROR"};
+    static constexpr std::array<std::string_view, 8> names{"PASS",  "FAIL",    "UNSUPPORTED", "NOT_APPLICABLE",
+                                                           "CRASH", "TIMEOUT", "ERROR",       "INCONCLUSIVE"};
     return names[static_cast<std::size_t>(verdict)];
 }
 

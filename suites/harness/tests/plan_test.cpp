@@ -101,7 +101,7 @@ TEST_F(Plan, TheVariantIsTheFirstListParameterOfTheClass) {
     EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-02")), "row-lengths-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-EXC-02")), "shapes-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-03")), "default");  // M is an int, not a list
-    EXPECT_EQ(variant_of(*catalog().find_class("C-CMP-02")), "default");  // no parameters
+    EXPECT_EQ(variant_of(*catalog().find_class("C-CMP-02")), "shapes-sweep");  // matmul's probe shapes
 }
 
 TEST_F(Plan, CoreWithDefaultClaimsLeavesDeterminismAndBatchInvarianceNotApplicable) {
@@ -213,8 +213,8 @@ TEST_F(Plan, MeasuresNamesClassOperatorConfigAndParametersInDeclarationOrder) {
     // K before permutations, as C-ORD-01 declares them (not alphabetically).
     EXPECT_EQ(ord->measures(),
               "Reduction order: bounded path dependence: matmul f32xf32-f32, K = [256], permutations = 2");
-    EXPECT_EQ(find(plan, "v1/C-CMP-02/matmul/f32xf32-f32/default")->measures(),
-              "Subnormal handling: matmul f32xf32-f32");
+    EXPECT_EQ(find(plan, "v1/C-CMP-02/matmul/f32xf32-f32/shapes-sweep")->measures(),
+              "Subnormal handling: matmul f32xf32-f32, shapes = [[8, 8, 8], [33, 33, 33]]");
     EXPECT_TRUE(find(plan, "v1/C-CMP-01/unary.exp/f32-f32/default")->measures().starts_with(
         "Approximation accuracy: unary.exp f32-f32, samples = "));
 }

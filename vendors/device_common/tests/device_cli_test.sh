@@ -9,6 +9,8 @@
 #          a line, '#' comments; each is explained in vendors/ADAPTER/FINDINGS.md).
 #          An ERROR whose message is "no probe implements ..." is the catalog's
 #          gap, not the adapter's: it is listed, and does not fail the test.
+#          INCONCLUSIVE (no violation seen, too little power at quick: C-ORD-03
+#          on reduce_max) fails nothing either.
 # Exits 77, which CTest reports as SKIPPED, when the adapter finds no
 # driver, platform or device here.
 set -euo pipefail
@@ -54,7 +56,7 @@ fails = 0
 unprobed = []
 for instance in predicate["instances"]:
     verdict = instance["verdict"]
-    if verdict in ("PASS", "NOT_APPLICABLE", "UNSUPPORTED"):
+    if verdict in ("PASS", "NOT_APPLICABLE", "UNSUPPORTED", "INCONCLUSIVE"):
         continue
     if verdict == "FAIL" and any(instance["id"].startswith(prefix) for prefix in expected):
         fails += 1

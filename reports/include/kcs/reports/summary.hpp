@@ -42,6 +42,7 @@ struct Tally {
     std::size_t planned = 0;
     std::size_t not_applicable = 0;
     std::size_t pass = 0, fail = 0, crash = 0, timeout = 0, error = 0, unsupported = 0;
+    std::size_t inconclusive = 0;  // judged without the catalog's required power: not executed, not covered
     std::size_t consequence = 0;  // of fail: consequences of another class's FAIL (primary_cause.hpp)
     std::size_t missing = 0;  // applicable, with no recorded verdict
 

@@ -3,6 +3,7 @@
 // "Tolerance models"), so the YAML never holds an expression.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,5 +40,18 @@ const ToleranceModel* find_tolerance_model(const std::string& name);
 // lacks.
 std::vector<double> headline_bounds(const Tolerance& tolerance, const DtypeConfig& config,
                                     const std::optional<std::string>& function);
+
+// The power a PASS needs under a model that states one (bitwise_equal's
+// detectable_rate r and detection_probability p): independent elements
+// compared, n, enough that a change hitting each with probability r shows
+// with probability p, 1 - (1 - r)^n >= p. None when the tolerance states no power.
+struct RequiredPower {
+    double detectable_rate = 0;
+    double detection_probability = 0;
+    std::uint64_t elements = 0;  // the least n
+};
+std::optional<RequiredPower> required_power(const Tolerance& tolerance);
+// 1 - (1 - rate)^elements: the probability that `elements` independent comparisons see a change of `rate`.
+double detection_probability(double rate, std::uint64_t elements);
 
 }  // namespace kcs::spec

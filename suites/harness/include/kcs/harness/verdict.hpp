@@ -13,7 +13,10 @@
 
 namespace kcs::harness {
 
-enum class Verdict { pass, fail, unsupported, not_applicable, crash, timeout, error };
+// inconclusive: the protocol judged and saw no violation, but with less
+// power than the class's catalog entry requires (its tolerance params
+// detectable_rate and detection_probability): not a PASS, and not covered.
+enum class Verdict { pass, fail, unsupported, not_applicable, crash, timeout, error, inconclusive };
 
 std::string_view to_string(Verdict verdict);  // "PASS", "FAIL", ...
 
@@ -73,7 +76,7 @@ CaseResult verdict_only(Verdict verdict, std::string message);
 CaseResult require_judgement(CaseResult result);
 
 // Severity order for combining cases into an instance verdict:
-// FAIL > CRASH > TIMEOUT > ERROR > UNSUPPORTED > NOT_APPLICABLE > PASS.
+// FAIL > CRASH > TIMEOUT > ERROR > INCONCLUSIVE > UNSUPPORTED > NOT_APPLICABLE > PASS.
 Verdict worst_of(Verdict a, Verdict b);
 
 }  // namespace kcs::harness
