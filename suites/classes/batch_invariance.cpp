@@ -85,6 +85,8 @@ struct PoolChange {
 };
 struct PoolResult {
     std::int64_t rows = 0;             // P, each computed alone once
+    std::uint64_t outputs_per_row = 0;
+    std::string row_shape;             // one pool row, as the operator writes shapes
     std::uint64_t distinct_elements = 0;  // P x outputs per row, when some batch size >= 2 ran
     std::uint64_t compared = 0;        // every comparison, over all batch sizes
     spec::Json by_batch = spec::Json::array();
@@ -143,57 +145,65 @@ public:
 
 private:
     // Rows [first, first + count) of `pool` (wrapping to its start) as one row operand.
-    harness::HostTensor pool_rows(const harness::HostTensor& pool, std::int64_t pool_size, std::int64_t first,
-                                  std::int64_t count) const {
-        const ProblemShape shape{count, row_shape_.length, row_shape_.columns};
+    harness::HostTensor pool_rows(const harness::HostTensor& pool, const ProblemShape& row, std::int64_t pool_size,
+                                  std::int64_t first, std::int64_t count) const {
+        const ProblemShape shape{count, row.length, row.columns};
         harness::HostTensor rows = op_.row_operand(shape, ref::parse_distribution("constant(0)"), context_.seed());
-        const std::size_t row_bytes = test_row_.bytes.size();
+        const std::size_t row_bytes = rows.bytes.size() / static_cast<std::size_t>(count);
         for (std::int64_t i = 0; i < count; ++i)
             std::memcpy(rows.bytes.data() + static_cast<std::size_t>(i) * row_bytes,
                         pool.bytes.data() + static_cast<std::size_t>((first + i) % pool_size) * row_bytes, row_bytes);
         return rows;
     }
 
+    // The pool's rows have pool_shape's other dimensions (wider than the
+    // test row where that is cheaper: fewer rows, each computed alone, for
+    // the same distinct elements) and as many rows as the power needs, at
+    // most pool_shape's first dimension.
     PoolResult pool_step() {
         PoolResult r;
         const auto power = spec::required_power(instance_.contract->tolerance);
         if (!power) throw std::logic_error(instance_.id + ": C-ORD-03's tolerance states no detectable_rate");
-        const auto needed = static_cast<std::int64_t>((power->elements + width_ - 1) / width_);
-        r.rows = std::min(needed, context_.integer("max_pool_rows"));
-        if (r.rows < 1) return r;
-        const ProblemShape pool_shape{r.rows, row_shape_.length, row_shape_.columns};
-        const harness::HostTensor pool =
-            op_.row_operand(pool_shape, ref::parse_distribution(kValues), previous_seed(context_.seed()));
+        const ProblemShape most = op_.shape(context_.int_list("pool_shape"));
+        const ProblemShape row{1, most.length, most.columns};
+        const auto width = static_cast<std::uint64_t>(op_.outputs_per_row(row));
+        r.rows = std::min(static_cast<std::int64_t>((power->elements + width - 1) / width), most.rows);
+        r.outputs_per_row = width;
+        r.row_shape = op_.describe(row);
+        const ref::Distribution values = ref::parse_distribution(kValues);
+        const std::uint64_t seed = previous_seed(context_.seed());
+        const harness::HostTensor pool = op_.row_operand({r.rows, row.length, row.columns}, values, seed);
+        const std::vector<harness::HostTensor> shared = op_.shared_operands(row, values, seed);
         std::vector<harness::HostTensor> alone;
         alone.reserve(static_cast<std::size_t>(r.rows));
         for (std::int64_t i = 0; i < r.rows; ++i)
-            alone.push_back(context_.run(op_.make(row_shape_, pool_rows(pool, r.rows, i, 1), shared_).invocation)[0]);
+            alone.push_back(context_.run(op_.make(row, pool_rows(pool, row, r.rows, i, 1), shared).invocation)[0]);
         std::vector<bool> changed(static_cast<std::size_t>(r.rows), false);
         for (const std::int64_t b : context_.int_list("batch_sizes")) {
             if (b < 2) continue;
             std::uint64_t differing = 0, compared = 0;
             for (std::int64_t start = 0; start < r.rows; start += b) {
                 const RowProblem problem =
-                    op_.make({b, row_shape_.length, row_shape_.columns}, pool_rows(pool, r.rows, start, b), shared_);
+                    op_.make({b, row.length, row.columns}, pool_rows(pool, row, r.rows, start, b), shared);
                 const harness::HostTensor output = context_.run(problem.invocation)[0];
                 for (std::int64_t p = 0; p < b; ++p) {
-                    const std::int64_t row = (start + p) % r.rows;
-                    const std::size_t first = static_cast<std::size_t>(p) * width_;
-                    auto c = tolerance::compare_bitwise(tolerance::whole(alone[static_cast<std::size_t>(row)]),
-                                                        {&output, first, width_});
+                    const std::int64_t pool_row = (start + p) % r.rows;
+                    const harness::HostTensor& reference = alone[static_cast<std::size_t>(pool_row)];
+                    const std::size_t first = static_cast<std::size_t>(p) * width;
+                    auto c = tolerance::compare_bitwise(tolerance::whole(reference), {&output, first, width});
                     compared += c.compared;
                     differing += c.differing;
                     if (c.equal()) continue;
-                    changed[static_cast<std::size_t>(row)] = true;
+                    changed[static_cast<std::size_t>(pool_row)] = true;
                     if (r.first_change && r.first_change->result.differing >= c.differing) continue;
                     const std::size_t j = c.widest.element;
-                    auto worst = differing_element(c.widest, alone[static_cast<std::size_t>(row)], j, output,
-                                                   first + j, first + j, op_.dependencies(problem, first + j));
-                    r.first_change = PoolChange{b, row, p, std::move(c), std::move(worst)};
+                    auto worst = differing_element(c.widest, reference, j, output, first + j, first + j,
+                                                   op_.dependencies(problem, first + j));
+                    r.first_change = PoolChange{b, pool_row, p, std::move(c), std::move(worst)};
                 }
             }
             r.compared += compared;
-            r.distinct_elements = static_cast<std::uint64_t>(r.rows) * width_;
+            r.distinct_elements = static_cast<std::uint64_t>(r.rows) * width;
             r.by_batch.push_back({{"batch_size", b}, {"elements_compared", compared}, {"differing_elements", differing}});
         }
         r.changed_rows = static_cast<std::size_t>(std::count(changed.begin(), changed.end(), true));
@@ -307,6 +317,8 @@ std::string probability_text(double p) {
 // The pool step as evidence, with the power it reached against the one the class requires.
 spec::Json pool_json(const PoolResult& pool, const spec::RequiredPower& power) {
     return {{"rows", pool.rows},
+            {"row_shape", pool.row_shape},
+            {"outputs_per_row", pool.outputs_per_row},
             {"by_batch", pool.by_batch},
             {"changed_rows", pool.changed_rows},
             {"power",
@@ -349,7 +361,7 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
                     std::to_string(std::llround(1 / power.detectable_rate)) + " only with probability " +
                     probability_text(spec::detection_probability(power.detectable_rate, pool.distinct_elements)) +
                     " (the class requires " + probability_text(power.detection_probability) + ", " +
-                    std::to_string(power.elements) + " elements: max_pool_rows at this depth is too small)";
+                    std::to_string(power.elements) + " elements: pool_shape at this depth has too few rows)";
         return r;
     }
     if (!worst) {
@@ -357,7 +369,8 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
         // the batch's doing whatever the position or the other rows.
         const PoolChange& c = *pool.first_change;
         evidence.worst = c.worst;
-        evidence.details["differences"] = differences_json(c.result, output_dtype_, static_cast<std::size_t>(c.position) * width_);
+        evidence.details["differences"] =
+            differences_json(c.result, output_dtype_, static_cast<std::size_t>(c.position) * pool.outputs_per_row);
         evidence.details["pattern"] = "row-changes-with-batch";
         return run_to_run_assumed(failed(instance_, "row-changes-with-batch",
                       summary + "; the most at batch size " + std::to_string(c.batch_size) + ", pool row " +
