@@ -117,6 +117,25 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
         evidence.figure = r.worst_error_ratio;
         evidence.bound = 1.0;
         evidence.worst = furthest->worst_error;
+        // order-error-exceeded's condition (its selected_when): some order
+        // keeps the problem within B, so the error depends on the order.
+        const std::size_t clean = r.orders_within_bound();
+        evidence.details["signature_figures"] = {{"orders", furthest->order_names.size()},
+                                                 {"orders_within_bound", clean}};
+        if (clean == 0) {
+            // Every order, the identity among them, is inaccurate: the
+            // accumulation is (C-PRC-01's evidence), not the order.
+            harness::CaseResult result = case_verdict(
+                instance, "unmatched",
+                "K=" + std::to_string(furthest_k->K) + " (" + furthest->data_set + "): every one of the " +
+                    std::to_string(furthest->order_names.size()) + " orders, '" + furthest->order_names.front() +
+                    "' among them, gives results beyond B (the worst |y - y*| = " + std::to_string(r.worst_error) +
+                    " against B = " + std::to_string(r.worst_error_bound) +
+                    "): the error does not depend on the order",
+                std::move(evidence));
+            result.assumes = {"C-PRC-01"};
+            return result;
+        }
         return case_verdict(
             instance, kOrderErrorExceeded,
             "K=" + std::to_string(furthest_k->K) + " (" + furthest->data_set + "): order '" +

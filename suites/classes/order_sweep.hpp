@@ -47,7 +47,9 @@ struct KFigures {
 
 // PASS, or diameter-exceeded (some element's spread beyond diameter_factor
 // B), or order-error-exceeded (some order beyond B while every diameter is
-// within its bound), with the sweep's figures as evidence.
+// within its bound and another order keeps within B), or unmatched when
+// every order is beyond B (assuming C-PRC-01: the accumulation is
+// inaccurate whatever the order), with the sweep's figures as evidence.
 harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const tolerance::OrderBound& model,
                                         const std::vector<KFigures>& sweep);
 

@@ -255,5 +255,22 @@ TEST(PrecisionProbes, BoundedPathDependenceCatchesLowPrecisionPartials) {
                     "diameter-exceeded");
 }
 
+// TF32 inputs make every order equally wrong, the identity among them, with
+// the diameter within its bound: the error does not depend on the order, so
+// order-error-exceeded's condition does not hold (it was chosen before);
+// the FAIL is unmatched with its figures and assumes C-PRC-01.
+TEST(PrecisionProbes, AnErrorEveryOrderMakesIsNotOrderErrorExceeded) {
+    const auto run = run_instance(instance_id("C-ORD-01", "matmul", "f32xf32-f32", "k-sweep"), "calibration",
+                                  "tf32-inputs");
+    ASSERT_EQ(run.verdict, harness::Verdict::fail) << describe(run.result);
+    for (const auto& c : run.result.cases) {
+        EXPECT_EQ(c.result.signature, "unmatched") << describe(run.result);
+        EXPECT_EQ(c.result.assumes, std::vector<std::string>{"C-PRC-01"}) << describe(run.result);
+        const spec::Json& figures = c.result.evidence.details.at("signature_figures");
+        EXPECT_EQ(figures.at("orders_within_bound"), 0) << figures.dump();
+        EXPECT_GE(figures.at("orders").get<int>(), 2) << figures.dump();
+    }
+}
+
 }  // namespace
 }  // namespace kcs::suites::testing

@@ -49,6 +49,7 @@ OrderBoundResult OrderBound::check(const std::vector<std::vector<double>>& outpu
     // result with every error zero names an element and its bound.
     OrderBoundResult r;
     r.elements = exact.size();
+    r.errors_over_bound_by_order.assign(outputs.size(), 0);
     for (std::size_t i = 0; i < exact.size(); ++i) {
         const double bound = bound_with_underflow(K, u_acc, u_out, underflow, magnitude[i], exact[i]);
         bool all_finite = true;
@@ -57,7 +58,10 @@ OrderBoundResult OrderBound::check(const std::vector<std::vector<double>>& outpu
             const double y = outputs[o][i];
             all_finite = all_finite && std::isfinite(y);
             const double error = std::isfinite(y) ? std::fabs(y - exact[i]) : kInfinity;
-            if (!(error <= bound)) ++r.errors_over_bound;
+            if (!(error <= bound)) {
+                ++r.errors_over_bound;
+                ++r.errors_over_bound_by_order[o];
+            }
             const double error_ratio = std::isfinite(y) ? ratio(error, bound) : kInfinity;
             if (error_ratio > r.worst_error_ratio || (o == 0 && i == 0)) {
                 r.worst_error_ratio = error_ratio;

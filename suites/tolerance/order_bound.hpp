@@ -15,6 +15,8 @@
 // u(out) * tiny(out) (softmax probabilities with gaps up to 32 fall there in f16).
 #pragma once
 
+#include <algorithm>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -47,7 +49,15 @@ struct OrderBoundResult {
     double worst_diameter = 0;
     double worst_diameter_bound = 0;  // B there (the limit is diameter_factor * B)
 
+    // Per order, the elements it gives beyond B: an error that some order
+    // avoids depends on the order; one that every order makes does not.
+    std::vector<std::size_t> errors_over_bound_by_order;
+
     bool errors_pass() const { return errors_over_bound == 0; }
+    std::size_t orders_within_bound() const {
+        return static_cast<std::size_t>(
+            std::count(errors_over_bound_by_order.begin(), errors_over_bound_by_order.end(), std::size_t{0}));
+    }
     bool diameters_pass() const { return diameters_over_bound == 0; }
 };
 
