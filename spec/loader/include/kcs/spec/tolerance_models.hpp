@@ -20,7 +20,7 @@ struct ModelParameter {
 
 struct ToleranceModel {
     std::string name;
-    std::vector<ModelParameter> parameters;  // all required
+    std::vector<ModelParameter> parameters;  // each model's code refuses one it needs and lacks; bitwise_equal's are optional
     std::string summary;                     // one line, for `kcs spec show`
 };
 
