@@ -23,18 +23,23 @@ spec::Json hash_groups(const OutputHashTally& tally) {
     return groups;
 }
 
-// Stable in the same buffers but not across placements is the narrower
-// signature; a change among runs in one placement, or only under load, is
-// the order varying per call.
-std::string signature_of(const OutputHashTally& tally, const DistinctOutputsParams& params) {
+}  // namespace
+
+std::string determinism_signature(const OutputHashTally& tally, const DistinctOutputsParams& params,
+                                  spec::Json& figures) {
+    for (const auto& c : {kSameBuffers, kFreshBuffers, kUnderLoad}) figures[c] = tally.distinct_within(c);
     const auto within = [&](const std::string& c) { return static_cast<int>(tally.distinct_within(c)) > params.max_distinct; };
     if (within(kSameBuffers) || within(kUnderLoad)) return "multiple-output-hashes";
-    // Each condition stable in itself: placement-dependent when the fresh
-    // buffers' hash is not the same buffers' one, else the load changed it.
+    // The same buffers stable: placement-dependent when a hash first
+    // appeared in the fresh buffers.
     for (const auto& g : tally.groups())
         if (g.first_condition == kFreshBuffers) return "placement-dependent-output";
-    return "multiple-output-hashes";
+    // Each condition stable, the load's hash its own: neither signature
+    // describes that (the order does not change per call), so no default.
+    return "unmatched";
 }
+
+namespace {
 
 // The alignment offsets the fresh buffers take in turn (protocol step 2).
 constexpr std::uint64_t kAlignmentOffsets[] = {4, 64, 4096};
@@ -130,7 +135,10 @@ harness::CaseResult determinism_verdict(const harness::Instance& instance, const
     evidence.details["differing_elements"] = comparison.differing;
     evidence.details["differences"] = differences_json(comparison, expected.dtype, 0);
     evidence.details["compared_runs"] = {first.first_run, second.first_run};
-    return failed(instance, signature_of(tally, params),
+    spec::Json figures = spec::Json::object();
+    const std::string signature = determinism_signature(tally, params, figures);
+    evidence.details["signature_figures"] = {{"distinct_hashes_by_condition", figures}};
+    return failed(instance, signature,
                   summary + " (max " + std::to_string(params.max_distinct) + "); runs " +
                       std::to_string(first.first_run) + " and " + std::to_string(second.first_run) + " differ in " +
                       std::to_string(comparison.differing) + " of " + std::to_string(comparison.compared) +

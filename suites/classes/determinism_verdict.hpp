@@ -51,9 +51,16 @@ struct DeterminismRecord {
     std::function<std::vector<std::string>(std::size_t)> dependencies;
 };
 
-// PASS when the tally holds the model; otherwise FAIL with
-// multiple-output-hashes (hashes vary among runs in the same buffers) or
-// placement-dependent-output, and two differing outputs as evidence.
+// The signature of a tally that breaks the model (C-ORD-02's selected_when):
+// multiple-output-hashes when the runs in the same buffers or under load
+// vary among themselves, else placement-dependent-output when a hash first
+// appeared in fresh buffers, else unmatched. `figures` gets the distinct
+// hashes per condition.
+std::string determinism_signature(const tolerance::OutputHashTally& tally,
+                                  const tolerance::DistinctOutputsParams& params, spec::Json& figures);
+
+// PASS when the tally holds the model; otherwise FAIL with the signature
+// above, and two differing outputs as evidence.
 harness::CaseResult determinism_verdict(const harness::Instance& instance, const DeterminismConditions& runs,
                                         const tolerance::DistinctOutputsParams& params,
                                         const DeterminismRecord& record);

@@ -6,6 +6,7 @@
 // vendors/reference-cpu/claims.yaml (deterministic and batch_invariant true).
 #include <gtest/gtest.h>
 
+#include "../classes/determinism_verdict.hpp"
 #include "../tolerance/bitwise_equal.hpp"
 #include "../tolerance/distinct_outputs.hpp"
 #include "../tolerance/memory_domain.hpp"
@@ -52,6 +53,24 @@ TEST(DistinctOutputsModel, HashesEveryBitSignedZerosIncluded) {
     // SHA-256 of no bytes, the known answer.
     EXPECT_EQ(tolerance::hex(tolerance::output_hash({})),
               "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+// C-ORD-02's signatures by their conditions, and no default: runs that are
+// each stable, the load's hash its own, are neither signature.
+TEST(DistinctOutputsModel, TheSignatureFollowsTheConditionThatVaries) {
+    const tolerance::DistinctOutputsParams params{20, 1};
+    const auto signature = [&](const std::vector<std::pair<double, std::string>>& runs) {
+        tolerance::OutputHashTally tally;
+        for (const auto& [value, condition] : runs) tally.add({f32_tensor({value})}, condition);
+        spec::Json figures = spec::Json::object();
+        const std::string s = determinism_signature(tally, params, figures);
+        EXPECT_EQ(figures.size(), 3u) << figures.dump();
+        return s;
+    };
+    EXPECT_EQ(signature({{1, kSameBuffers}, {2, kSameBuffers}, {1, kFreshBuffers}}), "multiple-output-hashes");
+    EXPECT_EQ(signature({{1, kSameBuffers}, {1, kUnderLoad}, {3, kUnderLoad}}), "multiple-output-hashes");
+    EXPECT_EQ(signature({{1, kSameBuffers}, {1, kSameBuffers}, {2, kFreshBuffers}}), "placement-dependent-output");
+    EXPECT_EQ(signature({{1, kSameBuffers}, {1, kFreshBuffers}, {2, kUnderLoad}, {2, kUnderLoad}}), "unmatched");
 }
 
 TEST(DistinctOutputsModel, CountsDistinctHashesPerCondition) {
