@@ -127,7 +127,7 @@ double double_of(const spec::Json& bits) { return std::bit_cast<double>(bits.get
 
 StoreMismatch mismatch_of(const spec::Json& j) {
     const int kind = j.get<int>();
-    if (kind <= static_cast<int>(StoreMismatch::none) || kind > static_cast<int>(StoreMismatch::other))
+    if (kind <= static_cast<int>(StoreMismatch::none) || kind > static_cast<int>(StoreMismatch::toward_at_tie))
         throw std::out_of_range("store mismatch kind " + std::to_string(kind));
     return static_cast<StoreMismatch>(kind);
 }

@@ -30,7 +30,7 @@ TEST(BitwiseRne, ClassifiesTheCatalogsExamples) {
     const double odd_tie = 1 + 0x1p-7 + 0x1p-8;
     EXPECT_EQ(rne_bits(Format::bf16, odd_tie), 0x3F82u);
     EXPECT_EQ(judge_exact_store(Format::bf16, odd_tie, 0x3F82), StoreMismatch::none);
-    EXPECT_EQ(judge_exact_store(Format::bf16, odd_tie, 0x3F81), StoreMismatch::toward_zero);
+    EXPECT_EQ(judge_exact_store(Format::bf16, odd_tie, 0x3F81), StoreMismatch::toward_at_tie);
     // 0x3F808000: the tie between 0x3F80 (even) and 0x3F81; ties-away gives 0x3F81.
     const double even_tie = 1 + 0x1p-8;
     EXPECT_EQ(judge_exact_store(Format::bf16, even_tie, 0x3F81), StoreMismatch::away_at_tie);
@@ -78,6 +78,10 @@ TEST(BitwiseRne, NamesTheSignatureTheMismatchesShow) {
     EXPECT_EQ(rounding_signature({M::nan_to_inf}), "nan-to-inf");
     EXPECT_EQ(rounding_signature({M::toward_zero, M::away_from_zero}), "unmatched");
     EXPECT_EQ(rounding_signature({M::away_at_tie, M::toward_zero}), "unmatched");
+    // The catalog's example is a tie rounded down beside non-ties rounded
+    // down; ties rounded down alone (round-half-down) are not truncation.
+    EXPECT_EQ(rounding_signature({M::toward_zero, M::toward_at_tie}), "truncation");
+    EXPECT_EQ(rounding_signature({M::toward_at_tie}), "unmatched");
 }
 
 TEST(ExactSums, RequireEveryPartialSumExactInF32) {

@@ -33,6 +33,8 @@ std::string_view to_string(StoreMismatch mismatch) {
             return "none";
         case StoreMismatch::toward_zero:
             return "toward zero";
+        case StoreMismatch::toward_at_tie:
+            return "a tie toward zero";
         case StoreMismatch::away_at_tie:
             return "away from zero at a tie";
         case StoreMismatch::away_from_zero:
@@ -61,11 +63,10 @@ StoreMismatch judge_exact_store(Format out, double v, std::uint32_t got) {
 
     const std::uint32_t toward_zero = ref::encode(out, v, ref::Rounding::toward_zero);
     if (ref::decode(out, toward_zero) == v) return StoreMismatch::other;  // representable: any other y is wrong
-    if (got == toward_zero) return StoreMismatch::toward_zero;
-    if (got == toward_zero + 1) {  // the next magnitude of the same sign
-        const bool tie = std::fabs(v) == midpoint_above(out, magnitude(out, toward_zero));
+    const bool tie = std::fabs(v) == midpoint_above(out, magnitude(out, toward_zero));
+    if (got == toward_zero) return tie ? StoreMismatch::toward_at_tie : StoreMismatch::toward_zero;
+    if (got == toward_zero + 1)  // the next magnitude of the same sign
         return tie ? StoreMismatch::away_at_tie : StoreMismatch::away_from_zero;
-    }
     return StoreMismatch::other;
 }
 
@@ -99,8 +100,11 @@ std::string rounding_signature(const std::set<StoreMismatch>& kinds) {
             return k == StoreMismatch::none || std::find(allowed.begin(), allowed.end(), k) != allowed.end();
         });
     };
+    // Truncation rounds non-ties down (ties too, where RN goes up): a tie
+    // rounded down alone is round-half-down, which no signature names.
     const bool toward = kinds.contains(StoreMismatch::toward_zero);
-    if (toward && only({StoreMismatch::toward_zero, StoreMismatch::saturation, StoreMismatch::nan_to_inf}))
+    if (toward && only({StoreMismatch::toward_zero, StoreMismatch::toward_at_tie, StoreMismatch::saturation,
+                        StoreMismatch::nan_to_inf}))
         return "truncation";
     if (kinds.contains(StoreMismatch::away_at_tie) && only({StoreMismatch::away_at_tie})) return "ties-away";
     if (kinds.contains(StoreMismatch::saturation) && only({StoreMismatch::saturation})) return "overflow-saturation";

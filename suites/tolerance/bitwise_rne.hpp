@@ -20,12 +20,16 @@ namespace kcs::suites {
 // How a stored value y relates to the value v being stored when y is not RN_out(v).
 enum class StoreMismatch {
     none,            // y == RN_out(v) (any NaN for a NaN)
-    toward_zero,     // y is v's neighbour toward zero (truncation)
+    toward_zero,     // v is not a midpoint and y its neighbour toward zero (truncation)
     away_at_tie,     // v is a midpoint and y its neighbour away from zero (ties-away)
     away_from_zero,  // v is not a midpoint and y its neighbour away from zero
     saturation,      // RN_out(v) is an infinity and y the largest finite of its sign
     nan_to_inf,      // v is a NaN and y an infinity
     other,           // anything else: not a rounding of v
+    // v is a midpoint that RN rounds away from zero and y its neighbour
+    // toward zero: a tie rounded down, which truncation does too, but
+    // alone it is round-half-down, not truncation. Last: kinds are saved as numbers.
+    toward_at_tie,
 };
 
 std::string_view to_string(StoreMismatch mismatch);
