@@ -84,6 +84,7 @@ struct PoolChange {
     harness::WorstElement worst;
 };
 struct PoolResult {
+    spec::RequiredPower power;         // the class's, from its tolerance
     std::int64_t rows = 0;             // P, each computed alone once
     std::uint64_t outputs_per_row = 0;
     std::string row_shape;             // one pool row, as the operator writes shapes
@@ -92,6 +93,10 @@ struct PoolResult {
     spec::Json by_batch = spec::Json::array();
     std::optional<PoolChange> first_change;  // the most differing elements of one row
     std::size_t changed_rows = 0;
+
+    double detection_probability() const {
+        return spec::detection_probability(power.detectable_rate, distinct_elements);
+    }
 };
 
 // One batch run compared with the reference.
@@ -164,6 +169,7 @@ private:
         PoolResult r;
         const auto power = spec::required_power(instance_.contract->tolerance);
         if (!power) throw std::logic_error(instance_.id + ": C-ORD-03's tolerance states no detectable_rate");
+        r.power = *power;
         const ProblemShape most = op_.shape(context_.int_list("pool_shape"));
         const ProblemShape row{1, most.length, most.columns};
         const auto width = static_cast<std::uint64_t>(op_.outputs_per_row(row));
@@ -203,10 +209,11 @@ private:
                 }
             }
             r.compared += compared;
-            r.distinct_elements = static_cast<std::uint64_t>(r.rows) * width;
             r.by_batch.push_back({{"batch_size", b}, {"elements_compared", compared}, {"differing_elements", differing}});
         }
         r.changed_rows = static_cast<std::size_t>(std::count(changed.begin(), changed.end(), true));
+        // Each pool row was compared with its alone value in a batch of 2 or more, if any ran.
+        if (!r.by_batch.empty()) r.distinct_elements = static_cast<std::uint64_t>(r.rows) * width;
         return r;
     }
 
@@ -315,7 +322,8 @@ std::string probability_text(double p) {
 }
 
 // The pool step as evidence, with the power it reached against the one the class requires.
-spec::Json pool_json(const PoolResult& pool, const spec::RequiredPower& power) {
+spec::Json pool_json(const PoolResult& pool) {
+    const spec::RequiredPower& power = pool.power;
     return {{"rows", pool.rows},
             {"row_shape", pool.row_shape},
             {"outputs_per_row", pool.outputs_per_row},
@@ -325,7 +333,7 @@ spec::Json pool_json(const PoolResult& pool, const spec::RequiredPower& power) {
              {{"distinct_elements", pool.distinct_elements},
               {"required_elements", power.elements},
               {"detectable_rate", power.detectable_rate},
-              {"detection_probability", spec::detection_probability(power.detectable_rate, pool.distinct_elements)},
+              {"detection_probability", pool.detection_probability()},
               {"required_probability", power.detection_probability}}}};
 }
 
@@ -337,7 +345,7 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
         ++mismatches;
         if (!worst || c.result.differing > worst->result.differing) worst = &c;
     }
-    const auto power = *spec::required_power(instance_.contract->tolerance);
+    const spec::RequiredPower& power = pool.power;
     const double pool_worst = pool.first_change ? static_cast<double>(pool.first_change->result.differing) : 0;
     harness::Evidence evidence =
         base_evidence(std::max(worst ? static_cast<double>(worst->result.differing) : 0, pool_worst));
@@ -346,7 +354,7 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
         evidence.details["comparisons"].push_back(comparison_json(c));
         evidence.judged.count += c.result.compared;
     }
-    evidence.details["pool"] = pool_json(pool, power);
+    evidence.details["pool"] = pool_json(pool);
     evidence.judged.count += pool.compared;
     evidence.judged.unit = "elements compared";
     const std::string summary = std::to_string(mismatches) + " of " + std::to_string(comparisons.size()) +
@@ -359,7 +367,7 @@ harness::CaseResult BatchInvariance::judge(const std::vector<Comparison>& compar
         r.message = summary + ", but " + std::to_string(pool.distinct_elements) +
                     " distinct elements compared see a change of 1 in " +
                     std::to_string(std::llround(1 / power.detectable_rate)) + " only with probability " +
-                    probability_text(spec::detection_probability(power.detectable_rate, pool.distinct_elements)) +
+                    probability_text(pool.detection_probability()) +
                     " (the class requires " + probability_text(power.detection_probability) + ", " +
                     std::to_string(power.elements) + " elements: pool_shape at this depth has too few rows)";
         return r;

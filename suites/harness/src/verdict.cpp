@@ -19,7 +19,7 @@ int severity(Verdict v) {
         case Verdict::crash: return 6;
         case Verdict::fail: return 7;
     }
-    return 3;
+    return 4;  // as ERROR
 }
 
 }  // namespace
