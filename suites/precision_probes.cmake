@@ -10,6 +10,7 @@ target_sources(kcs_suites PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tolerance/stability_bound.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tolerance/exact_when_representable.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/reduction_problems.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/classes/precision_signatures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/accumulator_preservation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/cancellation_overflow_safety.cpp
   ${CMAKE_CURRENT_LIST_DIR}/classes/declared_compute_precision.cpp

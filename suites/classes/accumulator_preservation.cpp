@@ -20,6 +20,7 @@
 #include "kcs/reference/formats.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
+#include "precision_signatures.hpp"
 #include "precision_verdicts.hpp"
 #include "reduction_problems.hpp"
 
@@ -210,29 +211,24 @@ KFigures measure_k(harness::ProbeContext& context, const DotBound& model, const 
     return f;
 }
 
-// The signature one K's records match, most specific first; empty when every
-// check of the K held. A sum of ones stuck at 2^p is a narrow accumulator of
-// p bits caught in the act; elements past the bound show the error growth of
-// a narrow accumulator; a mean of e beyond its limit with every element in
-// bound is an accumulator that does not round to nearest; a variance beyond
-// its limit is more rounding noise than the declared accumulator makes, the
-// statistical face of a narrower one.
-std::string signature_at(const KFigures& f) {
-    if (f.stalled) return kStalledSumOfOnes;
-    if (f.elements_failed > 0) return kNarrowAccumulator;
-    if (!f.pooled.mean_pass) return kBiasedRounding;
-    if (!f.pooled.variance_pass) return kNarrowAccumulator;
-    return "";
+// The sweep's figures for the signature's condition (precision_signatures.hpp).
+std::vector<AccumulatorPoint> signature_points(const std::vector<KFigures>& sweep) {
+    std::vector<AccumulatorPoint> points;
+    for (const auto& f : sweep)
+        points.push_back({f.K, f.elements_failed, f.stalled, f.pooled.mean_pass, f.pooled.variance_pass});
+    return points;
 }
 
-// The sweep's signature is that of the smallest failing K: where the
+// The K the signature is read at: the smallest failing one, where the
 // violation first shows, before its consequences at longer reductions pile
-// up. An f16 accumulator fails at K = 64 by error growth and also stalls a
-// sum of 4096 ones at 2048; the growth came first and says more about it.
+// up (an f16 accumulator fails at K = 64 by error growth and also stalls a
+// sum of 4096 ones at 2048; the growth came first and says more about it).
 const KFigures* first_failing(const std::vector<KFigures>& sweep) {
     const KFigures* first = nullptr;
-    for (const auto& f : sweep)
-        if (!signature_at(f).empty() && (!first || f.K < first->K)) first = &f;
+    for (const auto& f : sweep) {
+        const bool failed = f.stalled || f.elements_failed > 0 || !f.pooled.mean_pass || !f.pooled.variance_pass;
+        if (failed && (!first || f.K < first->K)) first = &f;
+    }
     return first;
 }
 
@@ -296,7 +292,9 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     evidence.judged.unit = "elements";
 
     const KFigures* failing = first_failing(sweep);
-    const std::string signature = failing ? signature_at(*failing) : "";
+    spec::Json figures;
+    const std::string signature = accumulator_signature(signature_points(sweep), figures);
+    if (failing) evidence.details["signature_figures"] = figures;
     const KFigures& f = failing ? *failing : worst_by(sweep, element_ratio);
     evidence.details["judged_K"] = f.K;
     evidence.figure_name = "max |y - y*| / dot_bound";
@@ -319,8 +317,10 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     } else if (f.elements_failed > 0) {
         message = at + std::to_string(f.elements_failed) + " of " + std::to_string(f.outputs) +
                   " elements beyond dot_bound, worst |y - y*| = " + std::to_string(f.worst.error) + " against " +
-                  std::to_string(f.worst.bound) + " (" + f.worst_set +
-                  "): the error grows like a narrower accumulator's" + effective_precision(instance, sweep, evidence);
+                  std::to_string(f.worst.bound) + " (" + f.worst_set + ")" +
+                  (signature == kNarrowAccumulator
+                       ? ": the error grows like a narrower accumulator's" + effective_precision(instance, sweep, evidence)
+                       : std::string(", but not at every larger K: a failure that does not grow with K"));
     } else {
         const bool mean = signature == kBiasedRounding;
         evidence.figure_name = mean ? "|mean e| / its limit" : "variance of e / its limit";

@@ -1,0 +1,36 @@
+// The precision family's signatures chosen by their evidence: each function
+// states, in code, the selected_when of its class's signatures
+// (spec/v1/classes/C-PRC-0N.yaml), computes the figures the condition reads,
+// and returns the signature whose condition holds, "unmatched" where none
+// does, empty where nothing failed. Pure functions of the figures, so that a
+// test can show each pattern and the vacuous ones.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kcs/spec/catalog.hpp"
+
+namespace kcs::suites::precision {
+
+// C-PRC-01: what one K (or key length T) of the sweep showed.
+struct AccumulatorPoint {
+    std::int64_t K = 0;
+    std::size_t elements_failed = 0;  // beyond dot_bound
+    bool stalled = false;             // a failing sum of ones stuck at a power of two below K
+    bool mean_pass = true;            // dot_bound's statistics (true where they do not apply)
+    bool variance_pass = true;
+};
+
+// The sweep's signature is read at its smallest failing K, where the
+// violation first shows: stalled-sum-of-ones where a sum of ones stalled
+// there; narrow-accumulator where elements (or the variance) fail there and
+// at every larger K, the growth of a narrower accumulator's error; biased-
+// rounding where only the mean fails there. A failure that does not persist
+// to the longer reductions is no accumulator's width: unmatched. `figures`:
+// failing_K, fails_at_every_larger_K.
+std::string accumulator_signature(const std::vector<AccumulatorPoint>& sweep, spec::Json& figures);
+
+}  // namespace kcs::suites::precision
