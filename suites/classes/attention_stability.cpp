@@ -22,6 +22,7 @@
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
 #include "kcs/suites/operator_io.hpp"
+#include "precision_signatures.hpp"
 #include "precision_verdicts.hpp"
 #include "reduction_problems.hpp"
 
@@ -40,16 +41,16 @@ constexpr double kLogitWeight = 4;     // Q[s, 0]: 1 / the default scale
 
 struct ScoreSet {
     std::string name;
-    bool overflow_range = false;  // data sets (2) and (3), whose largest score passes exp's overflow threshold
+    precision::StabilityRole role;  // provoking: (2) and (3), whose largest score passes exp's overflow threshold
     ref::Distribution logits;
 };
 
 std::vector<ScoreSet> score_sets(const harness::Instance& instance) {
-    std::vector<ScoreSet> sets{{"(1) scores from normal(0,1)", false, ref::Normal{0.0, 1.0}},
-                               {"(2) scores from uniform(-110,110)", true, ref::Uniform{-110.0, 110.0}}};
+    std::vector<ScoreSet> sets{{"(1) scores from normal(0,1)", precision::StabilityRole::baseline, ref::Normal{0.0, 1.0}},
+                               {"(2) scores from uniform(-110,110)", precision::StabilityRole::provoking, ref::Uniform{-110.0, 110.0}}};
     const std::string& input = instance.config.inputs.at(1);
     if (input == "f16" || input == "bf16")
-        sets.push_back({"(3) scores from uniform(-1000,1000)", true, ref::Uniform{-1000.0, 1000.0}});
+        sets.push_back({"(3) scores from uniform(-1000,1000)", precision::StabilityRole::provoking, ref::Uniform{-1000.0, 1000.0}});
     return sets;
 }
 
@@ -69,10 +70,11 @@ AttentionProblem problem_for(const harness::Instance& instance, const harness::C
 
 struct SetFigures {
     std::string name;
-    bool overflow_range = false;
+    precision::StabilityRole role = precision::StabilityRole::baseline;
     std::int64_t L = 0;
     std::size_t elements = 0;
     std::size_t nonfinite = 0;
+    std::size_t nan = 0;
     std::size_t over_bound = 0;
     double worst_ratio = 0;
     double largest_score = 0;
@@ -93,7 +95,7 @@ SetFigures measure(harness::ProbeContext& context, const tolerance::StabilityBou
 
     SetFigures f;
     f.name = set.name;
-    f.overflow_range = set.overflow_range;
+    f.role = set.role;
     f.L = L;
     f.elements = y.size();
     f.largest_score = *std::max_element(oracle.score_max.begin(), oracle.score_max.end());
@@ -110,6 +112,7 @@ SetFigures measure(harness::ProbeContext& context, const tolerance::StabilityBou
                                          hex_bits(output, i), error, bound};
         };
         if (!finite && f.nonfinite++ == 0) f.first_nonfinite = element();
+        if (std::isnan(y[i])) ++f.nan;
         if (!(error <= bound)) ++f.over_bound;
         if (first || ratio > f.worst_ratio) {
             first = false;
@@ -124,9 +127,9 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
     evidence.judged.unit = "elements";
-    const SetFigures* nonfinite_normal = nullptr;
-    const SetFigures* nonfinite_overflow = nullptr;
+    const SetFigures* nonfinite = nullptr;  // the first, in protocol order
     const SetFigures* worst = nullptr;
+    std::vector<precision::StabilitySet> signature_sets;
     for (const auto& f : sets) {
         evidence.details["sets"].push_back({{"L", f.L},
                                             {"data_set", f.name},
@@ -136,7 +139,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
                                             {"elements_over_bound", f.over_bound},
                                             {"max_error_over_bound", f.worst_ratio}});
         evidence.judged.count += f.elements;
-        const SetFigures*& nonfinite = f.overflow_range ? nonfinite_overflow : nonfinite_normal;
+        signature_sets.push_back({f.role, f.nonfinite, f.nan, f.over_bound, 0});
         if (f.nonfinite > 0 && !nonfinite) nonfinite = &f;
         if (!worst || f.worst_ratio > worst->worst_ratio) worst = &f;
     }
@@ -145,22 +148,24 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     evidence.figure = worst->worst_ratio;
     evidence.bound = 1.0;
     evidence.worst = worst->worst;
+    spec::Json figures;
+    const std::string signature = precision::stability_signature(signature_sets, kNonfiniteWhereFinite, false, figures);
+    if (!signature.empty()) evidence.details["signature_figures"] = figures;
     const auto where = [](const SetFigures& f) { return "T=" + std::to_string(f.L) + ", " + f.name + ": "; };
-    if (nonfinite_normal || nonfinite_overflow) {
-        const SetFigures& f = nonfinite_normal ? *nonfinite_normal : *nonfinite_overflow;
+    if (nonfinite) {
+        const SetFigures& f = *nonfinite;
         evidence.figure_name = "outputs inf or NaN where y* is finite";
         evidence.figure = static_cast<double>(f.nonfinite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;
-        // The signature describes scores past exp's overflow threshold while data set (1) passes.
-        return case_verdict(instance, nonfinite_normal ? precision::kUnmatched : kNonfiniteWhereFinite,
+        return case_verdict(instance, signature,
                             where(f) + std::to_string(f.nonfinite) + " outputs inf or NaN where y* is finite (first: " +
                                 "element " + std::to_string(f.first_nonfinite.index) + ", got " +
                                 f.first_nonfinite.got_bits + "; largest score " + std::to_string(f.largest_score) + ")",
                             std::move(evidence));
     }
     if (worst->over_bound > 0)
-        return case_verdict(instance, precision::kUnmatched,
+        return case_verdict(instance, signature,
                             where(*worst) + std::to_string(worst->over_bound) +
                                 " finite outputs beyond stability_bound (worst |y - y*| = " +
                                 std::to_string(worst->worst.error) + " against " + std::to_string(worst->worst.bound) +

@@ -26,6 +26,7 @@
 #include "kcs/reference/special_values.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
+#include "precision_signatures.hpp"
 #include "precision_verdicts.hpp"
 #include "reduction_problems.hpp"
 
@@ -39,14 +40,13 @@ using tolerance::StabilityBound;
 using tolerance::StabilityBoundResult;
 
 constexpr const char* kNonfiniteWhereFinite = "nonfinite-where-finite";
-constexpr const char* kRowSumDrift = "row-sum-drift";
 
 constexpr std::int64_t kRandomRows = 4;
 
 // One data set's rows: logits as exact values of the input dtype.
 struct RowSet {
     std::string name;
-    bool overflow_range = false;  // data sets (2) to (4), whose largest logit passes exp's overflow threshold
+    StabilityRole role = StabilityRole::baseline;  // provoking: (2) to (4), whose largest logit passes exp's overflow threshold
     std::int64_t rows = 0;
     std::vector<double> logits;  // [rows, L]
 };
@@ -55,22 +55,22 @@ struct RowSet {
 std::vector<RowSet> row_sets(const harness::Instance& instance, std::int64_t L, std::uint64_t seed,
                              const harness::Claims& claims) {
     const std::string& input = instance.config.inputs.at(0);
-    const auto drawn = [&](const harness::Instance&, std::string name, bool overflow_range, std::int64_t length,
+    const auto drawn = [&](const harness::Instance&, std::string name, StabilityRole role, std::int64_t length,
                            const ref::Distribution& distribution, std::uint64_t s) {
-        return RowSet{std::move(name), overflow_range, kRandomRows,
+        return RowSet{std::move(name), role, kRandomRows,
                       draw_as_claimed(input, {kRandomRows, length}, distribution, s, 0, claims)};
     };
     std::vector<RowSet> sets;
-    sets.push_back(drawn(instance, "(1) normal(0,1)", false, L, ref::Normal{0.0, 1.0}, seed));
-    sets.push_back(drawn(instance, "(2) uniform(-110,110)", true, L, ref::Uniform{-110.0, 110.0}, seed));
+    sets.push_back(drawn(instance, "(1) normal(0,1)", StabilityRole::baseline, L, ref::Normal{0.0, 1.0}, seed));
+    sets.push_back(drawn(instance, "(2) uniform(-110,110)", StabilityRole::provoking, L, ref::Uniform{-110.0, 110.0}, seed));
     if (input == "f16" || input == "bf16")
-        sets.push_back(drawn(instance, "(3) uniform(-1000,1000)", true, L, ref::Uniform{-1000.0, 1000.0}, seed));
+        sets.push_back(drawn(instance, "(3) uniform(-1000,1000)", StabilityRole::provoking, L, ref::Uniform{-1000.0, 1000.0}, seed));
 
     const double largest = ref::info(float_format(input)).max_finite;
-    sets.push_back({"(4) every entry the largest finite value", true, 1,
+    sets.push_back({"(4) every entry the largest finite value", StabilityRole::provoking, 1,
                     std::vector<double>(static_cast<std::size_t>(L), largest)});
 
-    RowSet single{"(4) one largest finite value among normal(0,1)", true, 3, {}};
+    RowSet single{"(4) one largest finite value among normal(0,1)", StabilityRole::provoking, 3, {}};
     single.logits = draw_as_claimed(input, {3, L}, ref::Normal{0.0, 1.0}, seed, 0, claims);
     const ref::Position positions[] = {ref::Position::first, ref::Position::middle, ref::Position::last};
     for (std::size_t row = 0; row < 3; ++row)
@@ -123,7 +123,7 @@ void drop_rows_beyond_flush_mass(RowSet& set, std::int64_t L, double tiny_out, d
 // What one data set at one L showed.
 struct SetFigures {
     std::string name;
-    bool overflow_range = false;
+    StabilityRole role = StabilityRole::baseline;
     std::int64_t L = 0;
     std::size_t rows = 0;
     StabilityBoundResult result;
@@ -152,7 +152,7 @@ SetFigures measure_set(harness::ProbeContext& context, const StabilityBound& mod
 
     SetFigures f;
     f.name = set.name;
-    f.overflow_range = set.overflow_range;
+    f.role = set.role;
     f.L = L;
     f.rows = static_cast<std::size_t>(set.rows);
     if (set.rows == 0) return f;
@@ -212,16 +212,17 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
     evidence.judged.unit = "elements";
-    const SetFigures* nonfinite_normal = nullptr;  // data set (1)
-    const SetFigures* nonfinite_overflow = nullptr;
+    const SetFigures* nonfinite = nullptr;  // the first, in protocol order
     const SetFigures* drift = nullptr;
     const SetFigures* worst = nullptr;
+    std::vector<StabilitySet> signature_sets;
     for (const auto& f : sets) {
         evidence.details["sets"].push_back(set_details(f));
         evidence.judged.count += f.result.elements;
         if (f.rows == 0) continue;
-        const SetFigures*& nonfinite = f.overflow_range ? nonfinite_overflow : nonfinite_normal;
-        if (f.result.nonfinite_where_finite > 0 && !nonfinite) nonfinite = &f;  // the first, in protocol order
+        signature_sets.push_back({f.role, f.result.nonfinite_where_finite, f.result.nan_where_finite,
+                                  f.result.elements_over_bound, f.result.rows_over_sum_bound});
+        if (f.result.nonfinite_where_finite > 0 && !nonfinite) nonfinite = &f;
         if (f.result.rows_over_sum_bound > 0 &&
             (!drift || f.result.worst_row_deviation / f.result.row_sum_bound >
                            drift->result.worst_row_deviation / drift->result.row_sum_bound))
@@ -234,26 +235,30 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     evidence.bound = 1.0;
     evidence.worst = worst->worst;
 
+    spec::Json figures;
+    const std::string signature = stability_signature(signature_sets, kNonfiniteWhereFinite, false, figures);
+    if (!signature.empty()) evidence.details["signature_figures"] = figures;
     const auto where = [](const SetFigures& f) { return "L=" + std::to_string(f.L) + ", " + f.name + ": "; };
-    if (nonfinite_normal || nonfinite_overflow) {
-        const SetFigures& f = nonfinite_normal ? *nonfinite_normal : *nonfinite_overflow;
+    if (nonfinite) {
+        const SetFigures& f = *nonfinite;
         evidence.figure_name = "outputs inf or NaN where y* is finite";
         evidence.figure = static_cast<double>(f.result.nonfinite_where_finite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;
-        // The signature describes overflow past exp's threshold while data set (1) passes;
-        // non-finite outputs on normal(0,1) logits are another failure.
-        return case_verdict(instance, nonfinite_normal ? kUnmatched : kNonfiniteWhereFinite,
+        return case_verdict(instance, signature,
                             where(f) + std::to_string(f.result.nonfinite_where_finite) +
                                 " outputs inf or NaN where y* is finite (first: element " +
-                                std::to_string(f.result.first_nonfinite) + ", got " + f.first_nonfinite.got_bits + ")",
+                                std::to_string(f.result.first_nonfinite) + ", got " + f.first_nonfinite.got_bits + ")" +
+                                (signature == kUnmatched ? std::string("; not confined to rows past exp's overflow "
+                                                                       "threshold with data set (1) passing")
+                                                         : std::string()),
                             std::move(evidence));
     }
     if (drift) {
         evidence.figure_name = "max |S - 1| / row-sum bound";
         evidence.figure = drift->result.worst_row_deviation / drift->result.row_sum_bound;
         evidence.worst = drift->worst_row;
-        return case_verdict(instance, kRowSumDrift,
+        return case_verdict(instance, signature,
                             where(*drift) + "row " + std::to_string(drift->result.worst_row) + " sums to 1 + " +
                                 std::to_string(drift->worst_row.got - 1.0) + ", beyond the bound " +
                                 std::to_string(drift->result.row_sum_bound),
@@ -261,7 +266,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     }
     if (worst->result.elements_over_bound > 0)
         return case_verdict(
-            instance, kUnmatched,
+            instance, signature,
             where(*worst) + std::to_string(worst->result.elements_over_bound) +
                 " finite outputs beyond stability_bound (worst |y - y*| = " + std::to_string(worst->worst.error) +
                 " against " + std::to_string(worst->worst.bound) + ") with row sums within their bound",

@@ -29,6 +29,7 @@
 #include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "norm_probes.hpp"
+#include "precision_signatures.hpp"
 #include "precision_verdicts.hpp"
 #include "reduction_problems.hpp"
 
@@ -48,7 +49,7 @@ constexpr std::int64_t kRows = 8;
 // One data set's rows, as exact values of the input dtype.
 struct NormRows {
     std::string name;
-    bool large_mean = false;  // data sets (5) and (6), where a cancelling variance shows
+    StabilityRole role;     // provoking: (5) and (6), where a cancelling variance shows
     std::vector<double> x;    // [kRows, L]
 };
 
@@ -65,18 +66,18 @@ std::vector<NormRows> data_sets(const std::string& input, std::int64_t L, std::u
                            std::uint32_t tensor) { return draw_as_claimed(dtype, std::move(shape), d, seed, tensor, claims); };
     const ref::Normal large = large_mean_distribution(input);
     std::vector<NormRows> sets;
-    sets.push_back({"(1) normal(0,1)", false, drawn(input, {kRows, L}, ref::Normal{0.0, 1.0}, 0)});
-    sets.push_back({"(5) normal(" + std::to_string(large.mean) + ", " + std::to_string(large.std) + ")", true,
+    sets.push_back({"(1) normal(0,1)", StabilityRole::baseline, drawn(input, {kRows, L}, ref::Normal{0.0, 1.0}, 0)});
+    sets.push_back({"(5) normal(" + std::to_string(large.mean) + ", " + std::to_string(large.std) + ")", StabilityRole::provoking,
                     drawn(input, {kRows, L}, large, 0)});
 
-    NormRows constant{"(6) constant rows, c from uniform(512,1024)", true, {}};
+    NormRows constant{"(6) constant rows, c from uniform(512,1024)", StabilityRole::provoking, {}};
     for (const double c : drawn(input, {kRows}, ref::Uniform{512.0, 1024.0}, 0))
         constant.x.insert(constant.x.end(), static_cast<std::size_t>(L), c);
     sets.push_back(std::move(constant));
 
     const double largest = ref::info(float_format(input)).max_finite;
     const double spread = 0x1p-4 * std::fmin(largest, 0x1p64 / std::sqrt(static_cast<double>(L)));
-    sets.push_back({"(7) normal(0, " + std::to_string(spread) + ")", false,
+    sets.push_back({"(7) normal(0, " + std::to_string(spread) + ")", StabilityRole::other,
                     drawn(input, {kRows, L}, ref::Normal{0.0, spread}, 0)});
     return sets;
 }
@@ -127,7 +128,7 @@ Reference reference_of(const ReductionProblem& p, double u_acc, ref::Format out)
 // What one data set showed at one L and affine.
 struct SetFigures {
     std::string name;
-    bool large_mean = false;
+    StabilityRole role = StabilityRole::baseline;
     std::int64_t L = 0;
     StabilityBoundResult result;
     harness::WorstElement worst;            // the largest error / bound
@@ -156,7 +157,7 @@ SetFigures measure(harness::ProbeContext& context, const StabilityBound& model, 
 
     SetFigures f;
     f.name = p.data_set;
-    f.large_mean = rows.large_mean;
+    f.role = rows.role;
     f.L = L;
     f.result = model.check(y, ref.value, ref.magnitude, L, u_acc, u_out, RowSums::skip);
     const auto element = [&](std::size_t i, double bound) {
@@ -191,14 +192,15 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
     evidence.judged.unit = "elements";
-    const SetFigures* nonfinite_large = nullptr;  // (5), (6)
-    const SetFigures* nonfinite_other = nullptr;  // (1), (7)
+    const SetFigures* nonfinite = nullptr;  // the first, in protocol order
     const SetFigures* worst = nullptr;
+    std::vector<StabilitySet> signature_sets;
     for (const auto& f : sets) {
         evidence.details["sets"].push_back(set_details(f));
         evidence.judged.count += f.result.elements;
-        const SetFigures*& nonfinite = f.large_mean ? nonfinite_large : nonfinite_other;
-        if (f.result.nonfinite_where_finite > 0 && !nonfinite) nonfinite = &f;  // the first, in protocol order
+        signature_sets.push_back({f.role, f.result.nonfinite_where_finite, f.result.nan_where_finite,
+                                  f.result.elements_over_bound, 0});
+        if (f.result.nonfinite_where_finite > 0 && !nonfinite) nonfinite = &f;
         if (!worst || f.result.worst_ratio > worst->result.worst_ratio) worst = &f;
     }
     if (!worst) throw std::logic_error("norm_cancellation_safety: no rows were run");
@@ -207,24 +209,24 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     evidence.bound = 1.0;
     evidence.worst = worst->worst;
 
+    spec::Json figures;
+    const std::string signature = stability_signature(signature_sets, kNegativeVariance, true, figures);
+    if (!signature.empty()) evidence.details["signature_figures"] = figures;
     const auto where = [](const SetFigures& f) { return "L=" + std::to_string(f.L) + ", " + f.name + ": "; };
-    if (nonfinite_large || nonfinite_other) {
-        const SetFigures& f = nonfinite_other ? *nonfinite_other : *nonfinite_large;
+    if (nonfinite) {
+        const SetFigures& f = *nonfinite;
         evidence.figure_name = "outputs inf or NaN where y* is finite";
         evidence.figure = static_cast<double>(f.result.nonfinite_where_finite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;
-        // The signature describes NaN on rows with a large mean and a small
-        // or zero spread while data set (1) passes; non-finite outputs on
-        // the other rows are another failure.
-        return case_verdict(instance, nonfinite_other ? kUnmatched : kNegativeVariance,
+        return case_verdict(instance, signature,
                             where(f) + std::to_string(f.result.nonfinite_where_finite) +
                                 " outputs inf or NaN where y* is finite (first: element " +
                                 std::to_string(f.result.first_nonfinite) + ", got " + f.first_nonfinite.got_bits + ")",
                             std::move(evidence));
     }
     if (worst->result.elements_over_bound > 0)
-        return case_verdict(instance, kUnmatched,
+        return case_verdict(instance, signature,
                             where(*worst) + std::to_string(worst->result.elements_over_bound) +
                                 " finite outputs beyond stability_bound (worst |y - y*| = " +
                                 std::to_string(worst->worst.error) + " against " + std::to_string(worst->worst.bound) +

@@ -30,4 +30,29 @@ std::string accumulator_signature(const std::vector<AccumulatorPoint>& sweep, sp
     return "biased-rounding";
 }
 
+std::string stability_signature(const std::vector<StabilitySet>& sets, const std::string& provoked, bool nan_only,
+                                 spec::Json& figures) {
+    bool baseline_passes = true;
+    std::size_t provoking = 0, elsewhere = 0, nonfinite = 0, nan = 0, drifting = 0, over = 0;
+    for (const auto& s : sets) {
+        if (s.role == StabilityRole::baseline)
+            baseline_passes = baseline_passes && s.nonfinite == 0 && s.elements_over_bound == 0 &&
+                              s.rows_over_sum_bound == 0;
+        (s.role == StabilityRole::provoking ? provoking : elsewhere) += s.nonfinite;
+        nonfinite += s.nonfinite;
+        nan += s.nan;
+        drifting += s.rows_over_sum_bound;
+        over += s.elements_over_bound;
+    }
+    const bool all_nan = nan == nonfinite;
+    figures = {{"baseline_passes", baseline_passes},
+               {"nonfinite_in_provoking_sets", provoking},
+               {"nonfinite_elsewhere", elsewhere},
+               {"nonfinite_all_nan", all_nan}};
+    if (nonfinite > 0)
+        return elsewhere == 0 && baseline_passes && (all_nan || !nan_only) ? provoked : "unmatched";
+    if (drifting > 0) return "row-sum-drift";
+    return over > 0 ? "unmatched" : "";
+}
+
 }  // namespace kcs::suites::precision

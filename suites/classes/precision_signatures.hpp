@@ -33,4 +33,28 @@ struct AccumulatorPoint {
 // failing_K, fails_at_every_larger_K.
 std::string accumulator_signature(const std::vector<AccumulatorPoint>& sweep, spec::Json& figures);
 
+// C-PRC-02: a data set's part in the protocol. The baseline is data set
+// (1), normal(0,1), which any kernel that is not simply wrong passes; the
+// provoking sets are those the signature's mechanism needs (softmax and
+// attention: a largest logit past exp's overflow threshold; norms: a large
+// mean with a small or zero spread).
+enum class StabilityRole { baseline, provoking, other };
+
+struct StabilitySet {
+    StabilityRole role = StabilityRole::baseline;
+    std::size_t nonfinite = 0;  // inf or NaN where y* is finite
+    std::size_t nan = 0;        // of those, NaN
+    std::size_t elements_over_bound = 0;
+    std::size_t rows_over_sum_bound = 0;  // softmax only
+};
+
+// Non-finite outputs only in the provoking sets while the baseline passes:
+// `provoked` ("nonfinite-where-finite" for rows, "negative-variance" for
+// norms, which also needs every such output NaN, `nan_only`); finite rows
+// whose sums miss 1: row-sum-drift; anything else: unmatched. `figures`:
+// baseline_passes, nonfinite_in_provoking_sets, nonfinite_elsewhere,
+// nonfinite_all_nan.
+std::string stability_signature(const std::vector<StabilitySet>& sets, const std::string& provoked, bool nan_only,
+                                 spec::Json& figures);
+
 }  // namespace kcs::suites::precision

@@ -59,5 +59,53 @@ TEST(SignatureSelection, BiasedRoundingIsTheMeanAlone) {
     EXPECT_EQ(accumulator({{64, 1, false, false, true}, {256, 4}}), "narrow-accumulator");
 }
 
+// ---- C-PRC-02 ---------------------------------------------------------------
+
+using precision::StabilityRole;
+using precision::StabilitySet;
+
+std::string stability(const std::vector<StabilitySet>& sets, const std::string& provoked = "nonfinite-where-finite",
+                      bool nan_only = false) {
+    spec::Json figures;
+    return precision::stability_signature(sets, provoked, nan_only, figures);
+}
+
+const StabilitySet kPassingBaseline{StabilityRole::baseline};
+
+TEST(SignatureSelection, StabilityPassesWhenEveryCheckHeld) {
+    EXPECT_EQ(stability({kPassingBaseline, {StabilityRole::provoking}}), "");
+}
+
+// Overflow confined to the rows past exp's threshold, data set 1 clean.
+TEST(SignatureSelection, NonfiniteWhereFiniteNeedsACleanBaseline) {
+    spec::Json figures;
+    const std::vector<StabilitySet> naive{kPassingBaseline, {StabilityRole::provoking, 12, 4, 12}};
+    EXPECT_EQ(precision::stability_signature(naive, "nonfinite-where-finite", false, figures), "nonfinite-where-finite");
+    EXPECT_TRUE(figures.at("baseline_passes").get<bool>());
+    EXPECT_EQ(figures.at("nonfinite_in_provoking_sets").get<int>(), 12);
+    // Data set 1 beyond its bound beside the overflow: the kernel is simply
+    // wrong, not unguarded; so is a non-finite output on normal(0,1) rows.
+    EXPECT_EQ(stability({{StabilityRole::baseline, 0, 0, 3}, {StabilityRole::provoking, 12, 4, 12}}), "unmatched");
+    EXPECT_EQ(stability({{StabilityRole::baseline, 0, 0, 0, 1}, {StabilityRole::provoking, 12, 4, 12}}), "unmatched");
+    EXPECT_EQ(stability({{StabilityRole::baseline, 1, 1, 1}, {StabilityRole::provoking, 12, 4, 12}}), "unmatched");
+}
+
+TEST(SignatureSelection, RowSumDriftIsFiniteRowsMissingOne) {
+    EXPECT_EQ(stability({{StabilityRole::baseline, 0, 0, 0, 2}, {StabilityRole::provoking}}), "row-sum-drift");
+    // Elements beyond the bound with every row sum in bound: no signature says so.
+    EXPECT_EQ(stability({{StabilityRole::baseline, 0, 0, 5}, {StabilityRole::provoking}}), "unmatched");
+}
+
+// A one-pass variance makes NaN, only in the large-mean and constant rows.
+TEST(SignatureSelection, NegativeVarianceIsNaNInTheLargeMeanRowsOnly) {
+    const auto norm = [](const std::vector<StabilitySet>& sets) { return stability(sets, "negative-variance", true); };
+    EXPECT_EQ(norm({kPassingBaseline, {StabilityRole::provoking, 40, 40, 40}, {StabilityRole::other}}),
+              "negative-variance");
+    // An infinity is no negative variance, nor is NaN in the squares-overflowing rows (7).
+    EXPECT_EQ(norm({kPassingBaseline, {StabilityRole::provoking, 40, 39, 40}, {StabilityRole::other}}), "unmatched");
+    EXPECT_EQ(norm({kPassingBaseline, {StabilityRole::provoking, 40, 40, 40}, {StabilityRole::other, 8, 8, 8}}),
+              "unmatched");
+}
+
 }  // namespace
 }  // namespace kcs::suites::testing

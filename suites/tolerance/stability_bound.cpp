@@ -92,6 +92,7 @@ StabilityBoundResult StabilityBound::check(std::span<const double> got, std::spa
         ++r.elements;
         const bool finite = std::isfinite(got[i]);
         if (!finite && r.nonfinite_where_finite++ == 0) r.first_nonfinite = i;
+        if (std::isnan(got[i])) ++r.nan_where_finite;
         const double bound = element_bound(L, u_acc, u_out, magnitude[i], exact[i]);
         const double error = finite ? std::fabs(got[i] - exact[i]) : kInfinity;
         if (!(error <= bound)) ++r.elements_over_bound;

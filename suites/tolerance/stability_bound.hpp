@@ -23,6 +23,7 @@ struct StabilityBoundResult {
     // (a)
     std::size_t nonfinite_where_finite = 0;
     std::size_t first_nonfinite = 0;  // element index, meaningful when the count is > 0
+    std::size_t nan_where_finite = 0;  // of those, NaN
 
     // (b), over the elements whose y* is finite; a non-finite y counts here too (ratio +inf).
     std::size_t elements_over_bound = 0;
