@@ -21,6 +21,7 @@
 #include "attention_probes.hpp"
 #include "compute_precision_probes.hpp"
 #include "kcs/suites/operator_io.hpp"
+#include "precision_signatures.hpp"
 #include "precision_verdicts.hpp"
 
 namespace kcs::suites {
@@ -30,8 +31,6 @@ namespace {
 using namespace attention;
 using namespace precision;
 
-constexpr const char* kReducedInputMantissa = "reduced-input-mantissa";
-constexpr const char* kRangeCoercion = "range-coercion";
 constexpr double kDominantScore = 200;  // the selected key's lead: at least 150, exp(-200) < 2^-288
 
 // The selecting problem for V block `block` [size, size] of X.
@@ -80,12 +79,15 @@ void run_probe(harness::ProbeContext& context, const ExactnessProbe& p, std::int
         const std::vector<double> y = values(output);
         for (std::size_t i = 0; i < y.size(); ++i) {
             ++f.elements;
-            if (tolerance::exactly_equal(y[i], a.v[i])) continue;
-            ++f.inexact;
-            ++inexact_here;
             const std::size_t row = i / static_cast<std::size_t>(size), col = i % static_cast<std::size_t>(size);
             const std::size_t x_index = row * static_cast<std::size_t>(p.n) + static_cast<std::size_t>(block * size) + col;
             const int bits = p.operand_bits[x_index];
+            if (tolerance::exactly_equal(y[i], a.v[i])) {
+                precision.exact(bits);
+                continue;
+            }
+            ++f.inexact;
+            ++inexact_here;
             precision.inexact(bits);
             const double error = std::isfinite(y[i]) ? std::fabs(y[i] - a.v[i]) : std::numeric_limits<double>::infinity();
             const harness::WorstElement w{static_cast<std::int64_t>(i), attention_inputs(instance, a, i), a.v[i], y[i],
@@ -127,9 +129,13 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     evidence.figure_name = "p_eff of V (effective input significand bits, at least the bound)";
     evidence.figure = precision.value();
     evidence.bound = model.required_bits(v_dtype);
+    spec::Json figures;
+    const std::string signature = precision::compute_precision_signature(
+        {f.coerced, precision.value(), model.required_bits(v_dtype), precision.exact_above(), f.inexact}, figures);
+    if (!signature.empty()) evidence.details["signature_figures"] = figures;
     if (f.coerced > 0) {
         evidence.worst = f.first_coerced;
-        return case_verdict(instance, kRangeCoercion,
+        return case_verdict(instance, signature,
                             std::to_string(f.coerced) + " range-probe outputs with |y*| above 65504 came back as " +
                                 f.first_coerced.got_bits + " (inf or 65504): " + v_dtype +
                                 " inputs were converted to f16",
@@ -137,13 +143,17 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     }
     if (f.inexact > 0) evidence.worst = f.first_inexact;
     if (precision.value() < model.required_bits(v_dtype))
-        return case_verdict(instance, kReducedInputMantissa,
+        return case_verdict(instance, signature,
                             "p_eff of V is " + std::to_string(precision.value()) + " significand bits, below the " +
                                 std::to_string(model.required_bits(v_dtype)) + " of " + v_dtype +
-                                ": its inputs were rounded to a narrower format before multiplying",
+                                (signature == "reduced-input-mantissa"
+                                     ? ": its inputs were rounded to a narrower format before multiplying"
+                                     : "; but " + std::to_string(precision.exact_above()) +
+                                           " elements with wider operands came back exact: not a narrower "
+                                           "format's cut"),
                             std::move(evidence));
     if (f.inexact > 0)
-        return case_verdict(instance, kUnmatched,
+        return case_verdict(instance, signature,
                             std::to_string(f.inexact) + " outputs differ from the selected V entry although p_eff "
                                                         "meets its bound",
                             std::move(evidence));

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@
 #include "kcs/reference/matmul_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
+#include "precision_signatures.hpp"
 #include "precision_verdicts.hpp"
 #include "compute_precision_probes.hpp"
 #include "reduction_problems.hpp"
@@ -48,7 +50,6 @@ namespace {
 using tolerance::EffectivePrecision;
 
 constexpr const char* kReducedInputMantissa = "reduced-input-mantissa";
-constexpr const char* kRangeCoercion = "range-coercion";
 
 // The binades [2^e, 2^(e+1)) every catalog format holds as normal numbers
 // (f16's: e in [-14, 15]).
@@ -274,6 +275,7 @@ struct ProbeFigures {
     std::size_t elements = 0;
     std::size_t inexact = 0;
     std::vector<int> inexact_bits;        // operand bits of every inexact element
+    std::map<int, std::size_t> exact_by_bits;  // exact elements by their operands' bits
     std::vector<int> inexact_j;           // j of every inexact low-bit element
     std::size_t range_coerced = 0;        // range elements above f16's largest finite value returned as inf or it
     harness::WorstElement first_inexact;  // the inexact element with the fewest operand bits
@@ -318,7 +320,10 @@ ProbeFigures run_probe(harness::ProbeContext& context, const ExactnessProbe& p) 
     f.measured_operand = p.measured_operand;
     f.elements = y.size();
     for (std::size_t i = 0; i < y.size(); ++i) {
-        if (tolerance::exactly_equal(y[i], p.expected[i])) continue;
+        if (tolerance::exactly_equal(y[i], p.expected[i])) {
+            ++f.exact_by_bits[p.operand_bits[i]];
+            continue;
+        }
         ++f.inexact;
         f.inexact_bits.push_back(p.operand_bits[i]);
         if (p.low_bit_j[i] > 0) f.inexact_j.push_back(p.low_bit_j[i]);
@@ -376,13 +381,17 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
     int worst_margin = 0;
     std::size_t worst_operand = 0;
     int p_eff[2] = {0, 0};
+    std::size_t exact_above[2] = {0, 0};
     for (std::size_t operand = 0; operand < 2; ++operand) {
         const std::string& dtype = instance.config.inputs.at(operand);
         EffectivePrecision precision(ref::info(float_format(dtype)).precision);
         for (const auto& f : probes)
-            if (f.measured_operand == operand)
+            if (f.measured_operand == operand) {
                 for (const int bits : f.inexact_bits) precision.inexact(bits);
+                for (const auto& [bits, n] : f.exact_by_bits) precision.exact(bits, n);
+            }
         p_eff[operand] = precision.value();
+        exact_above[operand] = precision.exact_above();
         const int margin = precision.value() - model.required_bits(dtype);
         evidence.details["p_eff"][operand == 0 ? "A" : "B"] = {{"p_eff", precision.value()},
                                                                {"required", model.required_bits(dtype)}};
@@ -406,9 +415,17 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
         if (f.inexact > 0 && (!inexact || f.first_inexact_bits < inexact->first_inexact_bits)) inexact = &f;
     }
     const std::string operand_name = worst_operand == 0 ? "A" : "B";
+    spec::Json figures;
+    const std::size_t coerced_count = coerced ? coerced->range_coerced : 0;
+    const std::size_t inexact_count = inexact ? inexact->inexact : 0;
+    const std::string signature =
+        compute_precision_signature({coerced_count, p_eff[worst_operand], model.required_bits(worst_dtype),
+                                     exact_above[worst_operand], inexact_count},
+                                    figures);
+    if (!signature.empty()) evidence.details["signature_figures"] = figures;
     if (coerced) {
         evidence.worst = coerced->first_coerced;
-        return case_verdict(instance, kRangeCoercion,
+        return case_verdict(instance, signature,
                             std::to_string(coerced->range_coerced) +
                                 " range-probe outputs with |y*| above 65504 came back as " +
                                 coerced->first_coerced.got_bits + " (inf or 65504): " + instance.config.inputs.at(0) +
@@ -417,14 +434,18 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
     }
     if (inexact) evidence.worst = inexact->first_inexact;
     if (worst_margin < 0)
-        return case_verdict(instance, kReducedInputMantissa,
+        return case_verdict(instance, signature,
                             "p_eff of " + operand_name + " is " + std::to_string(p_eff[worst_operand]) +
                                 " significand bits, below the " + std::to_string(model.required_bits(worst_dtype)) +
                                 " of " + worst_dtype +
-                                ": its inputs were rounded to a narrower format before multiplying",
+                                (signature == kReducedInputMantissa
+                                     ? ": its inputs were rounded to a narrower format before multiplying"
+                                     : "; but " + std::to_string(exact_above[worst_operand]) +
+                                           " elements with wider operands came back exact: not a narrower "
+                                           "format's cut"),
                             std::move(evidence));
     if (inexact)
-        return case_verdict(instance, kUnmatched,
+        return case_verdict(instance, signature,
                             "probe '" + inexact->name + "': " + std::to_string(inexact->inexact) +
                                 " outputs differ from their exact value although p_eff meets its bound",
                             std::move(evidence));

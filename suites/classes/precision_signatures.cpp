@@ -55,4 +55,14 @@ std::string stability_signature(const std::vector<StabilitySet>& sets, const std
     return over > 0 ? "unmatched" : "";
 }
 
+std::string compute_precision_signature(const ComputePrecisionFigures& f, spec::Json& figures) {
+    figures = {{"p_eff", f.p_eff},
+               {"required", f.required},
+               {"exact_above_p_eff", f.exact_above},
+               {"range_coerced", f.range_coerced}};
+    if (f.range_coerced > 0) return "range-coercion";
+    if (f.p_eff < f.required) return f.exact_above == 0 ? "reduced-input-mantissa" : "unmatched";
+    return f.inexact > 0 ? "unmatched" : "";
+}
+
 }  // namespace kcs::suites::precision

@@ -57,4 +57,22 @@ struct StabilitySet {
 std::string stability_signature(const std::vector<StabilitySet>& sets, const std::string& provoked, bool nan_only,
                                  spec::Json& figures);
 
+// C-PRC-03: what the exactness probes showed, for the operand with the
+// least p_eff margin.
+struct ComputePrecisionFigures {
+    std::size_t range_coerced = 0;  // range-probe outputs with |y*| above 65504 returned as inf or 65504
+    int p_eff = 0;
+    int required = 0;               // min_mantissa_bits of the operand's dtype
+    std::size_t exact_above = 0;    // exact elements whose operands carry more than p_eff bits
+    std::size_t inexact = 0;        // elements not equal to y*
+};
+
+// range-coercion where a range probe came back inf or 65504 (tried first: an
+// f16 conversion also cuts p_eff to 11); reduced-input-mantissa where p_eff
+// is below the requirement and the cut is clean, every element wider than
+// p_eff inexact (exact_above = 0), as a narrower input format makes it; any
+// other inexact output is unmatched. `figures`: p_eff, required,
+// exact_above_p_eff, range_coerced.
+std::string compute_precision_signature(const ComputePrecisionFigures& f, spec::Json& figures);
+
 }  // namespace kcs::suites::precision

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../classes/precision_signatures.hpp"
+#include "../tolerance/exact_when_representable.hpp"
 
 namespace kcs::suites::testing {
 namespace {
@@ -105,6 +106,45 @@ TEST(SignatureSelection, NegativeVarianceIsNaNInTheLargeMeanRowsOnly) {
     EXPECT_EQ(norm({kPassingBaseline, {StabilityRole::provoking, 40, 39, 40}, {StabilityRole::other}}), "unmatched");
     EXPECT_EQ(norm({kPassingBaseline, {StabilityRole::provoking, 40, 40, 40}, {StabilityRole::other, 8, 8, 8}}),
               "unmatched");
+}
+
+// ---- C-PRC-03 ---------------------------------------------------------------
+
+std::string compute_precision(const precision::ComputePrecisionFigures& f) {
+    spec::Json figures;
+    return precision::compute_precision_signature(f, figures);
+}
+
+TEST(SignatureSelection, ComputePrecisionPassesWhenEveryProbeIsExact) {
+    EXPECT_EQ(compute_precision({0, 24, 24, 0, 0}), "");
+}
+
+// TF32: every element whose operand has more than 11 bits is rounded, none is exact.
+TEST(SignatureSelection, ReducedInputMantissaIsACleanCut) {
+    spec::Json figures;
+    EXPECT_EQ(precision::compute_precision_signature({0, 11, 24, 0, 900}, figures), "reduced-input-mantissa");
+    EXPECT_EQ(figures.at("p_eff").get<int>(), 11);
+    EXPECT_EQ(figures.at("exact_above_p_eff").get<int>(), 0);
+    // One wrong element with 12-bit operands lowers p_eff to 11 as well, but
+    // wider operands came back exact: no narrower format did that.
+    EXPECT_EQ(compute_precision({0, 11, 24, 3000, 1}), "unmatched");
+}
+
+TEST(SignatureSelection, RangeCoercionIsTriedFirst) {
+    EXPECT_EQ(compute_precision({5, 11, 24, 0, 900}), "range-coercion");
+    // Inexact outputs with p_eff meeting its bound: no signature.
+    EXPECT_EQ(compute_precision({0, 24, 24, 0, 2}), "unmatched");
+}
+
+// The exact elements' operand bits decide whether the inexact ones are a cut.
+TEST(SignatureSelection, EffectivePrecisionCountsExactElementsAboveIt) {
+    tolerance::EffectivePrecision p(24);
+    p.exact(5, 10);
+    p.exact(20, 3);
+    EXPECT_EQ(p.exact_above(), 0u);  // nothing is wider than p_in
+    p.inexact(12);
+    EXPECT_EQ(p.value(), 11);
+    EXPECT_EQ(p.exact_above(), 3u);
 }
 
 }  // namespace

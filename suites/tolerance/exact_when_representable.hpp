@@ -27,16 +27,27 @@ int significant_bits(double value);
 
 // p_eff from the elements that came back inexact: p starts at p_in and each
 // inexact element whose operands have s significant bits caps it at s - 1.
+// The exact elements are counted by their operands' bits too: a narrower
+// input format rounds every operand wider than itself, so exact elements
+// above p_eff say the inexact ones are not a format's cut (exact_above).
 class EffectivePrecision {
 public:
     explicit EffectivePrecision(int input_precision) : value_(input_precision) {}
     void inexact(int operand_bits) {
         if (operand_bits - 1 < value_) value_ = operand_bits < 1 ? 0 : operand_bits - 1;
     }
+    void exact(int operand_bits, std::size_t count = 1) { exact_by_bits_[operand_bits] += count; }
     int value() const { return value_; }
+    // Exact elements whose operands carry more than value() significant bits.
+    std::size_t exact_above() const {
+        std::size_t n = 0;
+        for (auto it = exact_by_bits_.upper_bound(value_); it != exact_by_bits_.end(); ++it) n += it->second;
+        return n;
+    }
 
 private:
     int value_;
+    std::map<int, std::size_t> exact_by_bits_;
 };
 
 struct ExactWhenRepresentable {
