@@ -8,4 +8,5 @@ target_sources(kcs_suites PRIVATE
   classes/pointwise_special.cpp
   classes/pointwise_subnormals.cpp
   classes/pointwise_contraction.cpp
+  classes/contraction_signature.cpp
 )

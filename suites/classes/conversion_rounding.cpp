@@ -5,7 +5,7 @@
 // observable, so the protocol pins it down two ways:
 //   (a) two-addend sums, exact in f32 in any order, that fall on a tie of
 //       the target dtype, next to one, or at its overflow threshold
-//       (matmul and reduce_sum);
+//       (matmul and reduce_sum), at every shape of the `shapes` parameter;
 //   (b) on `samples` N(0,1) outputs, every output whose y* lies farther from
 //       each rounding midpoint than the operator's accumulator-side bound
 //       (reduce_sum, softmax and the norms; matmul's catalog entry gives no
@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
@@ -41,22 +42,39 @@ namespace {
 using namespace exactness;
 using harness::HostTensor;
 
-// Rows of a prime length past common vector widths, so that a kernel's
-// vector body and its scalar tail both receive addends; the rest is +0.
-constexpr std::int64_t kTieRowLength = 19;
-constexpr std::size_t kRowRotation = 7;  // coprime with the row length: every position is reached
+// The tie sums run at every shape of the `shapes` parameter ([M, K, N] for
+// matmul, [rows, K] for reduce_sum), across the sizes at which libraries
+// switch kernels: rows cycle through the sums (as many calls as it takes
+// for every sum to be stored at that shape), the rest of each row is +0.
+constexpr std::size_t kRowRotation = 7;  // rows shift their addends, so that many positions get one
 
-// Row r holds sum r's addends spread from first to last position, rotated
-// by the row so that every position (first, middle, last) gets addends.
-std::vector<double> tie_rows(const std::vector<TieSum>& sums) {
-    std::vector<double> x(sums.size() * kTieRowLength, 0.0);
-    for (std::size_t r = 0; r < sums.size(); ++r) {
-        const auto& a = sums[r].addends;
+// The probe's shapes, each extent checked: K >= 2 holds a sum's two addends.
+std::vector<std::vector<std::int64_t>> tie_shapes(const harness::Instance& instance, std::size_t rank) {
+    const auto shapes = instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+    for (const auto& s : shapes)
+        if (s.size() != rank || std::any_of(s.begin(), s.end(), [](std::int64_t d) { return d < 1; }) || s[1] < 2)
+            throw std::invalid_argument(instance.id + ": C-PRC-04 shapes are " +
+                                        (rank == 3 ? "[M, K, N]" : "[rows, K]") +
+                                        " with every extent >= 1 and K >= 2 (a tie sum's two addends)");
+    return shapes;
+}
+
+std::string shape_name(const std::vector<std::int64_t>& s) {
+    std::string name = " [";
+    for (std::size_t i = 0; i < s.size(); ++i) name += (i ? "x" : "") + std::to_string(s[i]);
+    return name + "]";
+}
+
+// Row r of a call holds sum `first + r` (cyclically), its addends spread
+// from the first to the last position, rotated by the row.
+std::vector<double> tie_rows(const std::vector<TieSum>& sums, std::size_t first, std::size_t rows, std::size_t K) {
+    std::vector<double> x(rows * K, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const auto& a = sums[(first + r) % sums.size()].addends;
         const std::size_t n = a.size();
         for (std::size_t j = 0; j < n; ++j) {
-            const std::size_t spread = n == 1 ? 0 : j * (kTieRowLength - 1) / (n - 1);
-            const std::size_t position = (spread + kRowRotation * r) % kTieRowLength;
-            x[r * kTieRowLength + position] = a[j];
+            const std::size_t spread = n == 1 ? 0 : j * (K - 1) / (n - 1);
+            x[r * K + (spread + kRowRotation * r) % K] = a[j];
         }
     }
     return x;
@@ -69,60 +87,75 @@ void require_exact(std::span<const double> terms, const std::string& what) {
 
 // ---------------------------------------------------------------- kind (a) per operator
 
-// matmul: A's rows are the tie sums, B's columns constants 1, 2^-1, 2^-3,
-// so each output is a tie sum scaled by a power of two (ties stay ties).
+// matmul: A's rows are the tie sums, B's columns constants 1, 2^-1, 2^-3
+// (cyclically), so each output is a tie sum scaled by a power of two (ties
+// stay ties).
 void matmul_tie_sums(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally, spec::Json& details) {
     const auto sums = tie_sums(f.in);
     const std::vector<double> column_scales{1, 0.5, 0.125};
     const std::vector<std::string> scale_names{"", " x 2^-1", " x 2^-3"};
-    const auto m = static_cast<std::int64_t>(sums.size());
-    const auto n = static_cast<std::int64_t>(column_scales.size());
-    std::vector<double> b(static_cast<std::size_t>(kTieRowLength * n));
-    for (std::int64_t k = 0; k < kTieRowLength; ++k)
-        for (std::int64_t j = 0; j < n; ++j)
-            b[static_cast<std::size_t>(k * n + j)] = column_scales[static_cast<std::size_t>(j)];
-    const HostTensor a_tensor = from_values(f.in_name, {m, kTieRowLength}, tie_rows(sums));
-    const HostTensor b_tensor = from_values(context.instance().config.inputs[1], {kTieRowLength, n}, b);
-    const auto a_values = values(a_tensor);
-    const auto b_values = values(b_tensor);
-    const ref::MatmulShape shape{1, static_cast<std::size_t>(m), static_cast<std::size_t>(kTieRowLength),
-                                 static_cast<std::size_t>(n)};
-    const auto oracle = ref::matmul_oracle(a_values, b_values, shape);
-    const auto outputs = context.run(invocation(context.instance(), {a_tensor, b_tensor}, {m, n}));
-    for (std::size_t i = 0; i < oracle.value.size(); ++i) {
-        const std::size_t row = i / static_cast<std::size_t>(n), col = i % static_cast<std::size_t>(n);
-        std::vector<double> terms(kTieRowLength);
-        for (std::size_t k = 0; k < terms.size(); ++k)
-            terms[k] = a_values[row * kTieRowLength + k] * b_values[k * static_cast<std::size_t>(n) + col];
-        require_exact(terms, sums[row].name);
-        StoreRecord r = store(i, sums[row].name + scale_names[col], oracle.value[i], f.out, bits_at(outputs[0], i));
-        if (StoreRecord* kept = tally.judge(std::move(r), true)) {
-            kept->inputs = depends_on_range("A", a_tensor, row * kTieRowLength, kTieRowLength);
-            std::vector<std::size_t> column(kTieRowLength);
-            for (std::size_t k = 0; k < column.size(); ++k) column[k] = k * static_cast<std::size_t>(n) + col;
-            const auto b_inputs = depends_on("B", b_tensor, column);
-            kept->inputs.insert(kept->inputs.end(), b_inputs.begin(), b_inputs.end());
+    std::size_t outputs_judged = 0;
+    for (const auto& s : tie_shapes(context.instance(), 3)) {
+        const std::int64_t m = s[0], K = s[1], n = s[2];
+        const auto uK = static_cast<std::size_t>(K), un = static_cast<std::size_t>(n);
+        std::vector<double> b(uK * un);
+        for (std::size_t k = 0; k < uK; ++k)
+            for (std::size_t j = 0; j < un; ++j) b[k * un + j] = column_scales[j % column_scales.size()];
+        const HostTensor b_tensor = from_values(context.instance().config.inputs[1], {K, n}, b);
+        const auto b_values = values(b_tensor);
+        for (std::size_t first = 0; first < sums.size(); first += static_cast<std::size_t>(m)) {
+            const HostTensor a_tensor =
+                from_values(f.in_name, {m, K}, tie_rows(sums, first, static_cast<std::size_t>(m), uK));
+            const auto a_values = values(a_tensor);
+            const auto oracle = ref::matmul_oracle(a_values, b_values, {1, static_cast<std::size_t>(m), uK, un});
+            const auto outputs = context.run(invocation(context.instance(), {a_tensor, b_tensor}, {m, n}));
+            for (std::size_t i = 0; i < oracle.value.size(); ++i) {
+                const std::size_t row = i / un, col = i % un;
+                const TieSum& sum = sums[(first + row) % sums.size()];
+                std::vector<double> terms(uK);
+                for (std::size_t k = 0; k < uK; ++k) terms[k] = a_values[row * uK + k] * b_values[k * un + col];
+                require_exact(terms, sum.name);
+                StoreRecord r = store(i, sum.name + scale_names[col % scale_names.size()] + shape_name(s),
+                                      oracle.value[i], f.out, bits_at(outputs[0], i));
+                ++outputs_judged;
+                if (StoreRecord* kept = tally.judge(std::move(r), true)) {
+                    kept->inputs = depends_on_range("A", a_tensor, row * uK, uK);
+                    std::vector<std::size_t> column(uK);
+                    for (std::size_t k = 0; k < uK; ++k) column[k] = k * un + col;
+                    const auto b_inputs = depends_on("B", b_tensor, column);
+                    kept->inputs.insert(kept->inputs.end(), b_inputs.begin(), b_inputs.end());
+                }
+            }
         }
     }
     details["tie_sums"] = sums.size();
-    details["tie_outputs"] = oracle.value.size();
+    details["tie_outputs"] = outputs_judged;
 }
 
 void reduce_sum_tie_sums(harness::ProbeContext& context, const ConfigFormats& f, StoreTally& tally,
                          spec::Json& details) {
     const auto sums = tie_sums(f.in);
-    const auto rows = static_cast<std::int64_t>(sums.size());
-    const HostTensor x = from_values(f.in_name, {rows, kTieRowLength}, tie_rows(sums));
-    const auto x_values = values(x);
-    const auto oracle = ref::reduce_sum_oracle(x_values, {sums.size(), kTieRowLength});
-    const auto outputs = context.run(invocation(context.instance(), {x}, {rows}));
-    for (std::size_t r = 0; r < sums.size(); ++r) {
-        require_exact(std::span(x_values).subspan(r * kTieRowLength, kTieRowLength), sums[r].name);
-        StoreRecord record = store(r, sums[r].name, oracle.value[r], f.out, bits_at(outputs[0], r));
-        if (StoreRecord* kept = tally.judge(std::move(record), true))
-            kept->inputs = depends_on_range("x", x, r * kTieRowLength, kTieRowLength);
+    std::size_t outputs_judged = 0;
+    for (const auto& s : tie_shapes(context.instance(), 2)) {
+        const std::int64_t rows = s[0], K = s[1];
+        const auto uK = static_cast<std::size_t>(K);
+        for (std::size_t first = 0; first < sums.size(); first += static_cast<std::size_t>(rows)) {
+            const HostTensor x = from_values(f.in_name, {rows, K}, tie_rows(sums, first, static_cast<std::size_t>(rows), uK));
+            const auto x_values = values(x);
+            const auto oracle = ref::reduce_sum_oracle(x_values, {static_cast<std::size_t>(rows), uK});
+            const auto outputs = context.run(invocation(context.instance(), {x}, {rows}));
+            for (std::size_t r = 0; r < oracle.value.size(); ++r) {
+                const TieSum& sum = sums[(first + r) % sums.size()];
+                require_exact(std::span(x_values).subspan(r * uK, uK), sum.name);
+                StoreRecord record = store(r, sum.name + shape_name(s), oracle.value[r], f.out, bits_at(outputs[0], r));
+                ++outputs_judged;
+                if (StoreRecord* kept = tally.judge(std::move(record), true))
+                    kept->inputs = depends_on_range("x", x, r * uK, uK);
+            }
+        }
     }
     details["tie_sums"] = sums.size();
+    details["tie_outputs"] = outputs_judged;
 }
 
 // ---------------------------------------------------------------- check (b)

@@ -1,9 +1,10 @@
-// gather is a copy: every output element is bit for bit the table element,
-// NaN payloads, infinities, signed zeros and subnormals included. Two
-// classes hold it to that, with the same protocol on different tables:
+// gather is a copy. Two classes judge it, with the same protocol on
+// different tables:
 //   C-EXC-01 (NaN and Inf propagation): table rows holding the nans,
 //     infinities, zeros and snans special values (payloads included) at
-//     the first, middle and last columns;
+//     the first, middle and last columns, judged as the class judges every
+//     operator (special_values_judge.hpp) and, the definition being a copy,
+//     bit for bit: a NaN quieted or a zero of the other sign is not_a_copy;
 //   C-CMP-02 (subnormal handling): table rows holding the subnormals set
 //     and subnormals drawn at random. A copy has y_flush = y_pres, so under
 //     either subnormals claim every element must equal it bitwise.
@@ -24,6 +25,7 @@
 #include "kcs/suites/operator_io.hpp"
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
+#include "special_values_judge.hpp"
 
 namespace kcs::suites {
 
@@ -51,22 +53,19 @@ GatherProblem special_table(const harness::Instance& instance, const std::vector
     return p;
 }
 
-// C-EXC-01's signatures by IEEE class; a difference within a class (a NaN
-// payload, the sign of a zero) departs from the copy without one.
-std::string special_signature(double expected, double got) {
-    if (std::isnan(expected) && !std::isnan(got)) return "nan-dropped";
-    if (std::isinf(expected) && got != expected) return "infinity-lost";
-    if (std::isfinite(expected) && !std::isfinite(got)) return "nan-created";
-    return "unmatched";
-}
-
 // C-CMP-02: a subnormal copied as zero is a subnormal input read as zero.
 std::string subnormal_signature(double expected, double got) {
     return expected != 0 && std::fpclassify(expected) != FP_NAN && got == 0 ? "daz" : "unmatched";
 }
 
-harness::CaseResult judge_copy(harness::ProbeContext& context, const GatherProblem& p, const std::string& figure_name,
-                               std::string (*signature_of)(double, double)) {
+// The evidence of gathered element i: its index and its table element.
+std::vector<std::string> copy_inputs(const GatherProblem& p, ref::Format format, std::uint64_t want, std::size_t i) {
+    const std::size_t position = i / static_cast<std::size_t>(p.shape.columns);
+    return {"index[" + std::to_string(position) + "]=" + std::to_string(p.index[position]),
+            "table element " + hex(format, static_cast<std::uint32_t>(want))};
+}
+
+harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const GatherProblem& p) {
     const harness::Instance& instance = context.instance();
     const ref::Format format = float_format(instance.config.output);
     const HostTensor out = context.run(gather_call(instance, p, p.index))[0];
@@ -77,7 +76,7 @@ harness::CaseResult judge_copy(harness::ProbeContext& context, const GatherProbl
         if (out.bits(i) != want[i] && differing++ == 0) first = i;
 
     harness::Evidence evidence;
-    evidence.figure_name = figure_name;
+    evidence.figure_name = "elements not copied bit for bit";
     evidence.figure = static_cast<double>(differing);
     evidence.bound = 0;
     evidence.details["bound"] = cite(*instance.contract);
@@ -88,19 +87,17 @@ harness::CaseResult judge_copy(harness::ProbeContext& context, const GatherProbl
     if (!first) return passed(summary + ", every one the table's bits", std::move(evidence));
 
     const std::size_t i = *first;
-    const std::int64_t position = static_cast<std::int64_t>(i) / p.shape.columns;
     const double expected = ref::decode(format, static_cast<std::uint32_t>(want[i]));
     harness::WorstElement w;
     w.index = static_cast<std::int64_t>(i);
-    w.inputs = {"index[" + std::to_string(position) + "]=" + std::to_string(p.index[static_cast<std::size_t>(position)]),
-                "table element " + hex(format, static_cast<std::uint32_t>(want[i]))};
+    w.inputs = copy_inputs(p, format, want[i], i);
     w.expected = expected;
     w.got = out.value(i);
     w.got_bits = hex_bits(out, i);
     w.error = std::isnan(w.got) || std::isnan(expected) ? INFINITY : std::fabs(w.got - expected);
     w.bound = 0;
     evidence.worst = w;
-    return failed(instance, signature_of(expected, w.got),
+    return failed(instance, subnormal_signature(expected, w.got),
                   summary + ": " + std::to_string(differing) + " differ from the table; the first, element " +
                       std::to_string(i) + ", is " + w.got_bits + " for " + hex(format, static_cast<std::uint32_t>(want[i])),
                   std::move(evidence));
@@ -109,12 +106,23 @@ harness::CaseResult judge_copy(harness::ProbeContext& context, const GatherProbl
 }  // namespace
 
 harness::CaseResult special_values_gather(harness::ProbeContext& context) {
-    const ref::Format f = float_format(context.instance().config.output);
+    const harness::Instance& instance = context.instance();
+    const ref::Format f = float_format(instance.config.output);
     std::vector<std::uint32_t> values;
     for (const char* subset : {"nans", "infinities", "zeros", "snans"})
         for (const auto bits : ref::special_subset(f, subset)) values.push_back(bits);
-    return judge_copy(context, special_table(context.instance(), values, context.seed()),
-                      "elements of the wrong IEEE class or bits", special_signature);
+    const GatherProblem p = special_table(instance, values, context.seed());
+    const std::vector<std::uint64_t> want = gathered_bits(p);
+    SpecialBatch batch{context.run(gather_call(instance, p, p.index))[0], {},
+                       [&](std::size_t i) { return copy_inputs(p, f, want[i], i); }};
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const double v = ref::decode(f, static_cast<std::uint32_t>(want[i]));
+        const std::size_t position = i / static_cast<std::size_t>(p.shape.columns);
+        batch.elements.push_back(
+            {i, expectation_of(v), v, "table row " + std::to_string(p.index[position]) + " gathered",
+             static_cast<std::uint32_t>(want[i])});
+    }
+    return judge_special_batches(context, {batch});
 }
 
 harness::CaseResult subnormal_handling_gather(harness::ProbeContext& context) {
@@ -126,8 +134,7 @@ harness::CaseResult subnormal_handling_gather(harness::ProbeContext& context) {
     const std::uint32_t sign = f == ref::Format::f32 ? 0x80000000u : 0x8000u;
     for (std::size_t k = 0; k < trailing.size(); ++k)
         values.push_back(static_cast<std::uint32_t>(trailing[k]) | (k % 2 ? sign : 0u));
-    return judge_copy(context, special_table(context.instance(), values, context.seed()),
-                      "elements not copied bit for bit", subnormal_signature);
+    return judge_subnormal_copy(context, special_table(context.instance(), values, context.seed()));
 }
 
 }  // namespace kcs::suites

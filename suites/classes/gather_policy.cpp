@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,24 +56,6 @@ struct Departure {
     harness::WorstElement element;
 };
 
-// Row `position` of the output against the expected row (table row `source`,
-// or +0 when source < 0): the first differing element, if any.
-std::optional<std::int64_t> row_differs(const GatherProblem& p, const HostTensor& out, std::int64_t position,
-                                        std::int64_t source) {
-    for (std::int64_t c = 0; c < p.shape.columns; ++c) {
-        const std::size_t at = static_cast<std::size_t>(position * p.shape.columns + c);
-        const std::uint64_t want = source < 0 ? 0 : p.table.bits(static_cast<std::size_t>(source * p.shape.columns + c));
-        if (out.bits(at) != want) return c;
-    }
-    return std::nullopt;
-}
-
-bool row_is_zero(const GatherProblem& p, const HostTensor& out, std::int64_t position) {
-    for (std::int64_t c = 0; c < p.shape.columns; ++c)
-        if (out.value(static_cast<std::size_t>(position * p.shape.columns + c)) != 0.0) return false;
-    return true;
-}
-
 harness::WorstElement element_at(const GatherProblem& p, const HostTensor& out, std::int64_t position,
                                  std::int64_t column, std::int64_t index_value, std::int64_t source) {
     harness::WorstElement w;
@@ -103,15 +86,16 @@ public:
         const std::string where = shape_text(s) + ", in-range indices: ";
         if (!run.call.ok()) return depart("policy-mismatch", where + "status " + run.call.describe() + ", not success", {});
         const HostTensor& out = run.outputs[0];
-        if (out.bytes == before[0].bytes && current.table.bytes != previous.table.bytes)
-            return depart("stale-or-poison-left", where + "the output is the previous seed's, bit for bit", {});
-        for (std::int64_t n = 0; n < s.positions; ++n)
-            if (const auto c = row_differs(current, out, n, current.index[static_cast<std::size_t>(n)]))
-                return depart("policy-mismatch",
-                              where + "row " + std::to_string(n) + " is not table row " +
-                                  std::to_string(current.index[static_cast<std::size_t>(n)]),
-                              element_at(current, out, n, *c, current.index[static_cast<std::size_t>(n)],
-                                         current.index[static_cast<std::size_t>(n)]));
+        const WrongRows wrong = wrong_rows(current, out, before[0]);
+        if (wrong.stale > 0)
+            depart("stale-or-poison-left", where + std::to_string(wrong.stale) + " of " + std::to_string(s.positions) +
+                                               " rows are the previous seed's rows at the same positions",
+                   {});
+        if (wrong.altered) {
+            const std::int64_t n = *wrong.altered, source = current.index[static_cast<std::size_t>(n)];
+            depart("policy-mismatch", where + "row " + std::to_string(n) + " is not table row " + std::to_string(source),
+                   element_at(current, out, n, row_differs(current, out, n, source).value_or(0), source, source));
+        }
     }
 
     // 3. One out-of-range value at one position.
@@ -129,10 +113,11 @@ public:
             if (!run.call.ok())
                 return depart("policy-mismatch", where + "status " + run.call.describe() + ", not OUT_OF_RANGE", {});
             const HostTensor& out = run.outputs[0];
-            const auto c = row_differs(p, out, position, -1);
-            return depart(c ? "policy-mismatch" : "zero-rows-under-raise",
-                          where + "success with " + (c ? "a nonzero row" : "a zero row") + " at the out-of-range position",
-                          element_at(p, out, position, c.value_or(0), value, -1));
+            const std::string kind = raise_departure(out, position, s.columns);
+            return depart(kind,
+                          where + "success with " + (kind == "zero-rows-under-raise" ? "a zero row" : "a nonzero row") +
+                              " at the out-of-range position",
+                          element_at(p, out, position, row_differs(p, out, position, -1).value_or(0), value, -1));
         }
         if (policy_ == "undefined" && !run.call.ok()) return;  // any answer, as long as memory holds
         if (!run.call.ok()) return depart("policy-mismatch", where + "status " + run.call.describe() + ", not success", {});
@@ -143,9 +128,8 @@ public:
                 return depart("policy-mismatch", where + "the row is not table row " + std::to_string(clamped),
                               element_at(p, out, position, *c, value, clamped));
         } else if (policy_ == "zero") {
-            if (!row_is_zero(p, out, position) || row_differs(p, out, position, -1))
-                return depart("policy-mismatch", where + "the row is not +0",
-                              element_at(p, out, position, row_differs(p, out, position, -1).value_or(0), value, -1));
+            if (const auto c = row_differs(p, out, position, -1))
+                return depart("policy-mismatch", where + "the row is not +0", element_at(p, out, position, *c, value, -1));
         }
         for (std::int64_t n = 0; n < s.positions; ++n)
             if (n != position)
@@ -167,10 +151,14 @@ public:
         const std::string summary = std::to_string(calls_) + " gather calls under oob_policy " + policy_;
         if (departures_.empty()) return passed(instance_, summary + ": every status and row as the policy demands",
                                                std::move(evidence));
-        const Departure& first = departures_.front();
-        if (first.element.bound == 0 && !first.element.got_bits.empty()) evidence.worst = first.element;
-        return failed(instance_, first.signature,
-                      summary + ": " + std::to_string(departures_.size()) + " departed; first: " + first.what,
+        const std::string signature = departure_signature();
+        const auto it = std::find_if(departures_.begin(), departures_.end(),
+                                     [&](const Departure& d) { return d.signature == signature; });
+        const Departure& shown = it != departures_.end() ? *it : departures_.front();
+        evidence.details["signature_figures"] = departures_by_signature();
+        if (shown.element.bound == 0 && !shown.element.got_bits.empty()) evidence.worst = shown.element;
+        return failed(instance_, signature,
+                      summary + ": " + std::to_string(departures_.size()) + " departed; e.g. " + shown.what,
                       std::move(evidence));
     }
 
@@ -178,6 +166,16 @@ private:
     static std::string shape_text(const GatherShape& s) {
         return "[R, C, N] = [" + std::to_string(s.rows) + ", " + std::to_string(s.columns) + ", " +
                std::to_string(s.positions) + "]";
+    }
+    spec::Json departures_by_signature() const {
+        std::map<std::string, std::size_t> counts;
+        for (const auto& d : departures_) ++counts[d.signature];
+        return counts;
+    }
+    std::string departure_signature() const {
+        std::vector<std::string> kinds;
+        for (const auto& d : departures_) kinds.push_back(d.signature);
+        return suites::departure_signature(kinds);
     }
     void depart(std::string signature, std::string what, harness::WorstElement element) {
         departures_.push_back({std::move(signature), std::move(what), std::move(element)});

@@ -1,5 +1,7 @@
 #include "gather_problems.hpp"
 
+#include <algorithm>
+
 #include "kcs/reference/fill.hpp"
 #include "kcs/suites/operator_io.hpp"
 
@@ -36,6 +38,48 @@ std::vector<std::uint64_t> gathered_bits(const GatherProblem& p) {
         for (std::int64_t c = 0; c < p.shape.columns; ++c)
             bits.push_back(p.table.bits(static_cast<std::size_t>(row * p.shape.columns + c)));
     return bits;
+}
+
+std::optional<std::int64_t> row_differs(const GatherProblem& p, const harness::HostTensor& out, std::int64_t position,
+                                        std::int64_t source) {
+    for (std::int64_t c = 0; c < p.shape.columns; ++c) {
+        const auto at = static_cast<std::size_t>(position * p.shape.columns + c);
+        const std::uint64_t want = source < 0 ? 0 : p.table.bits(static_cast<std::size_t>(source * p.shape.columns + c));
+        if (out.bits(at) != want) return c;
+    }
+    return std::nullopt;
+}
+
+WrongRows wrong_rows(const GatherProblem& current, const harness::HostTensor& out,
+                     const harness::HostTensor& previous_out) {
+    const std::int64_t columns = current.shape.columns;
+    const auto same_as_previous = [&](std::int64_t n) {
+        for (std::int64_t c = 0; c < columns; ++c) {
+            const auto at = static_cast<std::size_t>(n * columns + c);
+            if (out.bits(at) != previous_out.bits(at)) return false;
+        }
+        return true;
+    };
+    WrongRows wrong;
+    for (std::int64_t n = 0; n < current.shape.positions; ++n) {
+        if (!row_differs(current, out, n, current.index[static_cast<std::size_t>(n)])) continue;
+        if (same_as_previous(n)) ++wrong.stale;
+        else if (!wrong.altered) wrong.altered = n;
+    }
+    return wrong;
+}
+
+std::string raise_departure(const harness::HostTensor& out, std::int64_t position, std::int64_t columns) {
+    for (std::int64_t c = 0; c < columns; ++c)
+        if (out.value(static_cast<std::size_t>(position * columns + c)) != 0.0) return "policy-mismatch";
+    return "zero-rows-under-raise";
+}
+
+std::string departure_signature(const std::vector<std::string>& departures) {
+    const std::string& first = departures.front();
+    return std::all_of(departures.begin(), departures.end(), [&](const std::string& d) { return d == first; })
+               ? first
+               : "policy-mismatch";
 }
 
 }  // namespace kcs::suites

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "contraction_signature.hpp"
 #include "exactness_common.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/philox.hpp"
@@ -43,7 +44,6 @@ using precision::ReducingOperator;
 constexpr const char* kFused = "fused-where-unfused-declared";
 constexpr const char* kReassociated = "reassociated";
 constexpr const char* kFiniteMathFolding = "finite-math-folding";
-constexpr const char* kUnmatched = "unmatched";
 
 constexpr std::int64_t kContractionRowLength = 1024;
 constexpr std::uint32_t kGammaStream = ref::auxiliary_stream(2);  // 2^16 + 2
@@ -177,16 +177,14 @@ std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& cont
 
 // ---------------------------------------------------------------- IEEE probes
 
-bool signed_zero(ref::Format out, std::uint32_t bits, bool negative) {
-    return ref::decode(out, bits) == 0 && std::signbit(ref::decode(out, bits)) == negative;
-}
-
 void judge_ieee(const ConfigFormats& f, Tally& tally, const std::string& probe, std::size_t index, bool negative_zero,
                 std::uint32_t got, std::vector<std::string> inputs) {
     ++tally.elements;
     const std::uint32_t expected = ref::encode(f.out, negative_zero ? -0.0 : 0.0);
     Outcome o = Outcome::unfused;  // the definition's value
-    if (got != expected) o = signed_zero(f.out, got, !negative_zero) ? Outcome::folded : Outcome::unmatched;
+    if (got != expected)
+        o = contraction::folded_by_finite_math(f.out, negative_zero ? -0.0 : 0.0, got) ? Outcome::folded
+                                                                                     : Outcome::unmatched;
     tally.add(o, {probe, index, expected, expected, got, std::move(inputs)});
 }
 
@@ -264,13 +262,19 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
                           claim,
                       std::move(evidence));
 
-    // The signature of the most telling kind first: a fusion under off,
-    // then a regrouping, then a folded signed zero.
-    const auto [signature, outcome] = fused_off > 0 ? std::pair{kFused, Outcome::fused}
-                                      : tally.count(Outcome::reassociated) > 0
-                                          ? std::pair{kReassociated, Outcome::reassociated}
-                                      : tally.count(Outcome::folded) > 0 ? std::pair{kFiniteMathFolding, Outcome::folded}
-                                                                         : std::pair{kUnmatched, Outcome::unmatched};
+    spec::Json figures;
+    const std::string signature =
+        contraction::signature({contract_on, tally.count(Outcome::fused), tally.count(Outcome::reassociated),
+                                tally.count(Outcome::folded), tally.count(Outcome::unmatched), 0},
+                               figures);
+    evidence.details["signature_figures"] = std::move(figures);
+    // The element that shows it; for unmatched, the least explained first.
+    Outcome outcome = signature == kFused ? Outcome::fused
+                      : signature == kReassociated ? Outcome::reassociated
+                      : signature == kFiniteMathFolding ? Outcome::folded
+                                                        : Outcome::unmatched;
+    for (const Outcome o : {Outcome::unmatched, Outcome::reassociated, Outcome::fused, Outcome::folded})
+        if (!tally.first(outcome) && tally.first(o) && (o != Outcome::fused || !contract_on)) outcome = o;
     const Seen& w = *tally.first(outcome);
     evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
                                            w.inputs,

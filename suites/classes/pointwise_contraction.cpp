@@ -24,6 +24,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "contraction_signature.hpp"
 #include "exactness_common.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/philox.hpp"
@@ -78,19 +79,25 @@ bool same_value(double a, double b) {
     return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
 }
 
-// The C-CMP-03 signature of an element that is not allowed; "" if it is.
-std::string violation_of(Kind kind, Outcome outcome, bool contract_on) {
-    if (outcome == Outcome::fused) return contract_on ? "" : "fused-where-unfused-declared";
+// Which of the signature's counts (contraction::Figures) a wrong element
+// falls in; "" for an allowed one.
+std::string wrong_class(Kind kind, Outcome outcome, bool contract_on, ref::Format out, std::uint32_t got,
+                        double expected) {
+    if (outcome == Outcome::fused) return contract_on ? "" : "fused";
     if (outcome != Outcome::none) return "";
-    if (kind == Kind::contraction) return "reassociated";
-    if (kind == Kind::ieee) return "finite-math-folding";
-    return "unmatched";  // a drawn add, mul or maximum off its one value: another class's concern
+    if (kind == Kind::contraction) return "regrouped";
+    if (kind == Kind::ieee) return contraction::folded_by_finite_math(out, expected, got) ? "ieee_folded" : "ieee_other";
+    return "plain";  // a drawn add, mul or maximum off its one value: another class's concern
 }
 
-// The order in which a case's signatures are named: the claim's own
-// violation first, then the others from the most to the least specific.
-constexpr std::string_view kSignatureOrder[] = {"fused-where-unfused-declared", "reassociated", "finite-math-folding",
-                                                "unmatched"};
+// The element that shows each signature; for unmatched, the least explained first.
+std::string_view shown_by(const std::string& signature) {
+    if (signature == "fused-where-unfused-declared") return "fused";
+    if (signature == "reassociated") return "regrouped";
+    if (signature == "finite-math-folding") return "ieee_folded";
+    return "";
+}
+constexpr std::string_view kUnmatchedOrder[] = {"ieee_other", "plain", "regrouped", "fused", "ieee_folded"};
 
 struct Miss {
     std::string probe;
@@ -116,12 +123,12 @@ public:
         else if (kind == Kind::contraction && is_exactly(out_, got, fused)) outcome = Outcome::fused;
         ++elements_;
         ++counts_[std::string(to_string(kind))][std::string(to_string(outcome))];
-        const std::string signature = violation_of(kind, outcome, contract_on_);
-        if (signature.empty()) return;
+        const std::string wrong = wrong_class(kind, outcome, contract_on_, out_, got, unfused);
+        if (wrong.empty()) return;
         ++violations_;
-        ++by_signature_[signature];
-        if (!first_.contains(signature))
-            first_.emplace(signature,
+        ++by_class_[wrong];
+        if (!first_.contains(wrong))
+            first_.emplace(wrong,
                            Miss{probe, i, element_inputs(operands_of(instance_), inputs, i), unfused, fused, got});
     }
 
@@ -135,18 +142,22 @@ public:
                             {"claim", claim},
                             {"elements", elements_},
                             {"outcomes_by_kind", counts_},
-                            {"violations_by_signature", by_signature_}};
+                            {"wrong_by_class", by_class_}};
         if (elements_ == 0) throw std::logic_error("C-CMP-03 probes judged no element");
         if (violations_ == 0)
             return passed("all " + std::to_string(elements_) + " elements equal to an allowed evaluation",
                           std::move(evidence));
-        std::string signature;
-        for (const auto id : kSignatureOrder)
-            if (by_signature_.contains(std::string(id))) {
-                signature = id;
-                break;
-            }
-        const Miss& w = first_.at(signature);
+        const auto count = [&](const char* c) { return by_class_.contains(c) ? by_class_.at(c) : 0; };
+        spec::Json figures;
+        const std::string signature =
+            contraction::signature({contract_on_, count("fused"), count("regrouped"), count("ieee_folded"),
+                                    count("ieee_other"), count("plain")},
+                                   figures);
+        evidence.details["signature_figures"] = std::move(figures);
+        std::string shown(shown_by(signature));
+        for (const auto c : kUnmatchedOrder)
+            if (shown.empty() && first_.contains(std::string(c))) shown = c;
+        const Miss& w = first_.at(shown);
         evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
                                                w.inputs,
                                                w.unfused,
@@ -171,7 +182,7 @@ private:
     bool contract_on_;
     std::size_t elements_ = 0, violations_ = 0;
     std::map<std::string, std::map<std::string, std::size_t>> counts_;
-    std::map<std::string, std::size_t> by_signature_;
+    std::map<std::string, std::size_t> by_class_;
     std::map<std::string, Miss> first_;
 };
 

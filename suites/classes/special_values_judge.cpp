@@ -30,7 +30,8 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
         for (const auto& e : batch.elements) {
             ++elements;
             const std::uint32_t got = bits_at(batch.output, e.index);
-            const SpecialMismatch m = judge_special(e.expected, f.out, got);
+            SpecialMismatch m = judge_special(e.expected, f.out, got);
+            if (m == SpecialMismatch::none && e.copy_of && got != *e.copy_of) m = SpecialMismatch::not_a_copy;
             if (m == SpecialMismatch::none) continue;
             ++misses;
             kinds.insert(m);
@@ -40,7 +41,7 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
         }
     }
     harness::Evidence evidence;
-    evidence.figure_name = "elements of the wrong IEEE class";
+    evidence.figure_name = "elements of the wrong IEEE class (or, in a copy, other bits)";
     evidence.figure = static_cast<double>(misses);
     evidence.bound = 0;
     evidence.judged = {elements, "elements"};
@@ -61,9 +62,15 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
     evidence.worst = harness::WorstElement{
         static_cast<std::int64_t>(w.element.index), w.inputs, w.element.y_star, got_value, hex(f.out, w.got), 0, 0};
     evidence.details["worst"] = {{"probe", w.element.probe}, {"expected", to_string(w.element.expected)}};
+    // In a copy the element's own bits are what was due.
+    const std::string expected = w.element.copy_of ? hex(f.out, *w.element.copy_of) + " (" +
+                                                         std::string(to_string(w.element.expected)) + ", copied)"
+                                                   : std::string(to_string(w.element.expected));
+    const std::string what = signature == "not-a-copy" ? " elements of the right class but not copies of their bits"
+                                                       : " elements of the wrong class";
     return failed(instance, signature,
-                  std::to_string(misses) + " elements of the wrong class; e.g. " + w.element.probe + ": expected " +
-                      std::string(to_string(w.element.expected)) + ", got " + hex(f.out, w.got),
+                  std::to_string(misses) + what + "; e.g. " + w.element.probe + ": expected " + expected + ", got " +
+                      hex(f.out, w.got),
                   std::move(evidence));
 }
 

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ struct SpecialElement {
     SpecialExpectation expected;
     double y_star;  // the oracle's value (NaN for a NaN row, 0 for a masked position)
     std::string probe;
+    // Where the definition is a copy (gather): the bits the element must
+    // have; of the right class but other bits, it is not_a_copy.
+    std::optional<std::uint32_t> copy_of = std::nullopt;
 };
 
 // One invocation: its output, the elements judged in it and the evidence

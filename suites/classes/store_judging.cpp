@@ -98,8 +98,14 @@ bool StoreTally::input_left_to_cmp02(ref::Format in_format, std::uint32_t in) {
 StoreRecord* StoreTally::judge(StoreRecord record, bool exact_value) {
     if (left_to_cmp02(record.expected)) return nullptr;
     record.kind = exact_value ? judge_exact_store(out_, record.value, record.got)
-                              : judge_store_near(out_, record.expected, record.got);
+                              : judge_store_near(out_, record.value, record.width, record.expected, record.got);
     ++checked_;
+    if (rounds_away_from_zero(out_, record.value, record.width, record.expected)) {
+        ++rounds_away_;
+        if (record.kind == StoreMismatch::toward_zero || record.kind == StoreMismatch::toward_at_tie ||
+            record.kind == StoreMismatch::saturation)
+            ++cut_toward_zero_;
+    }
     if (record.kind == StoreMismatch::none) return nullptr;
     ++mismatches_;
     if (exact_value) ++exact_mismatches_;
@@ -114,6 +120,8 @@ void StoreTally::merge(const StoreTally& other) {
     checked_ += other.checked_;
     mismatches_ += other.mismatches_;
     exact_mismatches_ += other.exact_mismatches_;
+    rounds_away_ += other.rounds_away_;
+    cut_toward_zero_ += other.cut_toward_zero_;
     for (const auto& [kind, count] : other.by_kind_) by_kind_[kind] += count;
     for (const auto& [reason, count] : other.explained_) explained_[reason] += count;
     kinds_.insert(other.kinds_.begin(), other.kinds_.end());
@@ -142,7 +150,8 @@ spec::Json StoreTally::save() const {
                          {"value", bits_of(r.value)}, {"expected", r.expected}, {"got", r.got},
                          {"width", bits_of(r.width)}, {"inputs", r.inputs}});
     return {{"out", ref::to_string(out_)}, {"left_to_cmp02", left_to_cmp02_}, {"checked", checked_}, {"mismatches", mismatches_},
-            {"exact_mismatches", exact_mismatches_}, {"by_kind", by_kind_}, {"explained", explained_}, {"kinds", std::move(kinds)}, {"first", std::move(first)}};
+            {"exact_mismatches", exact_mismatches_}, {"rounds_away", rounds_away_},
+            {"cut_toward_zero", cut_toward_zero_}, {"by_kind", by_kind_}, {"explained", explained_}, {"kinds", std::move(kinds)}, {"first", std::move(first)}};
 }
 
 void StoreTally::restore(const spec::Json& saved) {
@@ -154,6 +163,8 @@ void StoreTally::restore(const spec::Json& saved) {
         checked_ = saved.at("checked").get<std::size_t>();
         mismatches_ = saved.at("mismatches").get<std::size_t>();
         exact_mismatches_ = saved.at("exact_mismatches").get<std::size_t>();
+        rounds_away_ = saved.at("rounds_away").get<std::size_t>();
+        cut_toward_zero_ = saved.at("cut_toward_zero").get<std::size_t>();
         by_kind_ = saved.at("by_kind").get<std::map<std::string, std::size_t>>();
         explained_ = saved.at("explained").get<std::map<std::string, std::size_t>>();
         kinds_.clear();
@@ -201,7 +212,9 @@ harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec:
                                     : std::string()),
                       std::move(e));
     }
-    const std::string signature = rounding_signature(kinds_);
+    spec::Json figures;
+    const std::string signature = rounding_signature(this->figures(), figures);
+    e.details["signature_figures"] = std::move(figures);
     const StoreRecord& w = worst_for(signature);
     e.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
                                     w.inputs,

@@ -97,6 +97,8 @@ public:
     std::size_t checked() const { return checked_; }
     std::size_t left_to_cmp02_count() const { return left_to_cmp02_; }
     std::size_t mismatches() const { return mismatches_; }
+    // What C-PRC-04's signatures are chosen from (rounding_signature).
+    RoundingFigures figures() const { return {kinds_, rounds_away_, cut_toward_zero_}; }
 
     // The whole tally as JSON that restores it bit for bit (doubles as their
     // bit patterns): a sweep's checkpoint. restore() throws
@@ -116,6 +118,8 @@ private:
     std::size_t checked_ = 0;
     std::size_t mismatches_ = 0;
     std::size_t exact_mismatches_ = 0;  // of mismatches_: those of stores of exact values (kind (a))
+    std::size_t rounds_away_ = 0;       // judged stores that RN_out rounds away from zero
+    std::size_t cut_toward_zero_ = 0;   // of those, stored toward zero (truncation's pattern)
     std::map<std::string, std::size_t> by_kind_;
     std::map<std::string, std::size_t> explained_;
     std::set<StoreMismatch> kinds_;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,40 +49,48 @@ TEST(BitwiseRne, ClassifiesTheCatalogsExamples) {
     EXPECT_EQ(judge_exact_store(Format::f16, NAN, 0xFE01), StoreMismatch::none);  // any NaN
 }
 
+// bf16 0x3F82 is 1.015625, 0x3F81 1.0078125, 0x3F83 1.0234375.
 TEST(BitwiseRne, JudgesStoresNextToTheExpectedValue) {
-    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0x3F81), StoreMismatch::toward_zero);
-    EXPECT_EQ(judge_store_near(Format::bf16, 0xBF82, 0xBF81), StoreMismatch::toward_zero);
-    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0x3F83), StoreMismatch::away_from_zero);
-    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0x3F84), StoreMismatch::other);
-    EXPECT_EQ(judge_store_near(Format::bf16, 0x3F82, 0xBF82), StoreMismatch::other);
-}
-
-TEST(BitwiseRne, AdmitsOnlyValuesClearOfEveryMidpoint) {
-    // bf16 values near 1: spacing 2^-7, midpoints at 1 +- 2^-8 (below: 1 - 2^-9).
-    EXPECT_TRUE(clear_of_midpoints(Format::bf16, 1.001, 0x1p-12));
-    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 + 0x1p-8 - 0x1p-20, 0x1p-19));
-    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-20, 0x1p-19));
-    EXPECT_TRUE(clear_of_midpoints(Format::bf16, 1 - 0x1p-9 + 0x1p-18, 0x1p-19));
-    EXPECT_FALSE(clear_of_midpoints(Format::bf16, 1 + 0x1p-8, 0));  // a tie itself
-    EXPECT_TRUE(clear_of_midpoints(Format::f16, 0, 0x1p-26));       // rounds to zero either side
-    EXPECT_TRUE(clear_of_midpoints(Format::f16, 65519, 0.5));       // rounds to 65504 throughout
-    EXPECT_FALSE(clear_of_midpoints(Format::f16, 65519.5, 1));      // reaches the overflow threshold 65520
-    EXPECT_FALSE(clear_of_midpoints(Format::f16, NAN, 0));
+    // y* below 0x3F82: RN rounded up, so truncation of v gives 0x3F81.
+    EXPECT_EQ(judge_store_near(Format::bf16, 1.014, 1e-4, 0x3F82, 0x3F81), StoreMismatch::toward_zero);
+    EXPECT_EQ(judge_store_near(Format::bf16, -1.014, 1e-4, 0xBF82, 0xBF81), StoreMismatch::toward_zero);
+    EXPECT_EQ(judge_store_near(Format::bf16, 1.017, 1e-4, 0x3F82, 0x3F83), StoreMismatch::away_from_zero);
+    EXPECT_EQ(judge_store_near(Format::bf16, 1.014, 1e-4, 0x3F82, 0x3F84), StoreMismatch::other);
+    EXPECT_EQ(judge_store_near(Format::bf16, 1.014, 1e-4, 0x3F82, 0xBF82), StoreMismatch::other);
+    // y* above 0x3F82 by more than E: every v rounds down to it, truncating
+    // v gives 0x3F82 itself, so 0x3F81 is no rounding of v.
+    EXPECT_EQ(judge_store_near(Format::bf16, 1.017, 1e-4, 0x3F82, 0x3F81), StoreMismatch::other);
+    // Likewise 0x3F83 from a v below 0x3F82 is not a rounding away.
+    EXPECT_EQ(judge_store_near(Format::bf16, 1.014, 1e-4, 0x3F82, 0x3F83), StoreMismatch::other);
+    // Within E of the value itself: either direction may be a rounding of v.
+    EXPECT_EQ(judge_store_near(Format::bf16, 1.015625 + 1e-5, 1e-4, 0x3F82, 0x3F81), StoreMismatch::toward_zero);
+    EXPECT_TRUE(rounds_away_from_zero(Format::bf16, 1.014, 1e-4, 0x3F82));
+    EXPECT_FALSE(rounds_away_from_zero(Format::bf16, 1.017, 1e-4, 0x3F82));
+    EXPECT_FALSE(rounds_away_from_zero(Format::bf16, 1.015625 - 1e-5, 1e-4, 0x3F82));
+    EXPECT_TRUE(rounds_away_from_zero(Format::f16, 65520, 0, 0x7C00));  // overflow to inf
 }
 
 TEST(BitwiseRne, NamesTheSignatureTheMismatchesShow) {
     using M = StoreMismatch;
-    EXPECT_EQ(rounding_signature({M::toward_zero}), "truncation");
-    EXPECT_EQ(rounding_signature({M::toward_zero, M::saturation, M::nan_to_inf}), "truncation");
-    EXPECT_EQ(rounding_signature({M::away_at_tie}), "ties-away");
-    EXPECT_EQ(rounding_signature({M::saturation}), "overflow-saturation");
-    EXPECT_EQ(rounding_signature({M::nan_to_inf}), "nan-to-inf");
-    EXPECT_EQ(rounding_signature({M::toward_zero, M::away_from_zero}), "unmatched");
-    EXPECT_EQ(rounding_signature({M::away_at_tie, M::toward_zero}), "unmatched");
+    // Figures where every store RN rounds away was stored toward zero.
+    const auto signature = [](std::set<M> kinds, std::size_t away = 10, std::size_t cut = 10) {
+        spec::Json figures;
+        return rounding_signature({std::move(kinds), away, cut}, figures);
+    };
+    EXPECT_EQ(signature({M::toward_zero}), "truncation");
+    EXPECT_EQ(signature({M::toward_zero, M::saturation, M::nan_to_inf}), "truncation");
+    EXPECT_EQ(signature({M::away_at_tie}), "ties-away");
+    EXPECT_EQ(signature({M::saturation}), "overflow-saturation");
+    EXPECT_EQ(signature({M::nan_to_inf}), "nan-to-inf");
+    EXPECT_EQ(signature({M::toward_zero, M::away_from_zero}), "unmatched");
+    EXPECT_EQ(signature({M::away_at_tie, M::toward_zero}), "unmatched");
     // The catalog's example is a tie rounded down beside non-ties rounded
     // down; ties rounded down alone (round-half-down) are not truncation.
-    EXPECT_EQ(rounding_signature({M::toward_zero, M::toward_at_tie}), "truncation");
-    EXPECT_EQ(rounding_signature({M::toward_at_tie}), "unmatched");
+    EXPECT_EQ(signature({M::toward_zero, M::toward_at_tie}), "truncation");
+    EXPECT_EQ(signature({M::toward_at_tie}), "unmatched");
+    // Truncation changes every store RN rounds away: half of them is the least.
+    EXPECT_EQ(signature({M::toward_zero}, 10, 5), "truncation");
+    EXPECT_EQ(signature({M::toward_zero}, 10, 4), "unmatched");
 }
 
 TEST(ExactSums, RequireEveryPartialSumExactInF32) {
@@ -271,9 +280,13 @@ TEST(IeeeSpecial, JudgesElementsByClass) {
 TEST(IeeeSpecial, MatchesMaskedLeakBeforeTheOthers) {
     using M = SpecialMismatch;
     EXPECT_EQ(special_signature({M::nan_created, M::masked_leak}), "masked-leak");
-    EXPECT_EQ(special_signature({M::nan_created, M::nan_dropped}), "nan-dropped");
+    EXPECT_EQ(special_signature({M::nan_dropped}), "nan-dropped");
+    EXPECT_EQ(special_signature({M::nan_created}), "nan-created");
     EXPECT_EQ(special_signature({M::infinity_lost}), "infinity-lost");
     EXPECT_EQ(special_signature({M::unmatched}), "unmatched");
+    // Outside masks, two mechanisms at once are no one signature's pattern.
+    EXPECT_EQ(special_signature({M::nan_created, M::nan_dropped}), "unmatched");
+    EXPECT_EQ(special_signature({M::infinity_lost, M::unmatched}), "unmatched");
 }
 
 // ---------------------------------------------------------------- probes on the adapters

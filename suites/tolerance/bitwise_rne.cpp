@@ -70,16 +70,24 @@ StoreMismatch judge_exact_store(Format out, double v, std::uint32_t got) {
     return StoreMismatch::other;
 }
 
-StoreMismatch judge_store_near(Format out, std::uint32_t expected, std::uint32_t got) {
+StoreMismatch judge_store_near(Format out, double y, double width, std::uint32_t expected, std::uint32_t got) {
     if (got == expected) return StoreMismatch::none;
     if (ref::is_nan(out, expected)) return ref::is_nan(out, got) ? StoreMismatch::none : StoreMismatch::other;
     const std::uint32_t sign = expected & sign_mask(out);
     if (is_infinite(out, expected) && got == (largest_finite_bits(out) | sign)) return StoreMismatch::saturation;
     if ((got & sign_mask(out)) != sign) return StoreMismatch::other;
     const std::uint32_t m = magnitude(out, expected);
-    if (m > 0 && magnitude(out, got) == m - 1) return StoreMismatch::toward_zero;
-    if (!is_infinite(out, expected) && magnitude(out, got) == m + 1) return StoreMismatch::away_from_zero;
+    const double rounded = std::fabs(ref::decode(out, expected)), a = std::fabs(y);
+    if (m > 0 && magnitude(out, got) == m - 1)
+        return a - width < rounded ? StoreMismatch::toward_zero : StoreMismatch::other;
+    if (!is_infinite(out, expected) && magnitude(out, got) == m + 1)
+        return a + width > rounded ? StoreMismatch::away_from_zero : StoreMismatch::other;
     return StoreMismatch::other;
+}
+
+bool rounds_away_from_zero(Format out, double y, double width, std::uint32_t expected) {
+    if (!std::isfinite(y) || ref::is_nan(out, expected)) return false;
+    return std::fabs(ref::decode(out, expected)) > std::fabs(y) + width;
 }
 
 bool clear_of_midpoints(Format out, double y, double width) {
@@ -94,21 +102,22 @@ bool clear_of_midpoints(Format out, double y, double width) {
     return a - width > below;
 }
 
-std::string rounding_signature(const std::set<StoreMismatch>& kinds) {
+std::string rounding_signature(const RoundingFigures& f, spec::Json& figures) {
+    figures = {{"stores_rounding_away", f.rounds_away}, {"of_them_toward_zero", f.cut_toward_zero}};
     const auto only = [&](std::initializer_list<StoreMismatch> allowed) {
-        return std::all_of(kinds.begin(), kinds.end(), [&](StoreMismatch k) {
+        return std::all_of(f.kinds.begin(), f.kinds.end(), [&](StoreMismatch k) {
             return k == StoreMismatch::none || std::find(allowed.begin(), allowed.end(), k) != allowed.end();
         });
     };
     // Truncation rounds non-ties down (ties too, where RN goes up): a tie
     // rounded down alone is round-half-down, which no signature names.
-    const bool toward = kinds.contains(StoreMismatch::toward_zero);
+    const bool toward = f.kinds.contains(StoreMismatch::toward_zero);
     if (toward && only({StoreMismatch::toward_zero, StoreMismatch::toward_at_tie, StoreMismatch::saturation,
                         StoreMismatch::nan_to_inf}))
-        return "truncation";
-    if (kinds.contains(StoreMismatch::away_at_tie) && only({StoreMismatch::away_at_tie})) return "ties-away";
-    if (kinds.contains(StoreMismatch::saturation) && only({StoreMismatch::saturation})) return "overflow-saturation";
-    if (kinds.contains(StoreMismatch::nan_to_inf) && only({StoreMismatch::nan_to_inf})) return "nan-to-inf";
+        return 2 * f.cut_toward_zero >= f.rounds_away ? "truncation" : "unmatched";
+    if (f.kinds.contains(StoreMismatch::away_at_tie) && only({StoreMismatch::away_at_tie})) return "ties-away";
+    if (f.kinds.contains(StoreMismatch::saturation) && only({StoreMismatch::saturation})) return "overflow-saturation";
+    if (f.kinds.contains(StoreMismatch::nan_to_inf) && only({StoreMismatch::nan_to_inf})) return "nan-to-inf";
     return "unmatched";
 }
 

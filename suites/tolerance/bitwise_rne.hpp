@@ -8,12 +8,14 @@
 // is what C-PRC-04's violation signatures are decided from.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "kcs/reference/formats.hpp"
+#include "kcs/spec/catalog.hpp"
 
 namespace kcs::suites {
 
@@ -40,9 +42,19 @@ std::uint32_t rne_bits(ref::Format out, double v);
 // Kind (a) probes: v is the exact value being stored.
 StoreMismatch judge_exact_store(ref::Format out, double v, std::uint32_t got_bits);
 
-// Kind (b) probes: v is unknown but rounds to `expected_bits` (clear_of_midpoints
-// held); a wrong y is judged by its place next to RN_out(v).
-StoreMismatch judge_store_near(ref::Format out, std::uint32_t expected_bits, std::uint32_t got_bits);
+// Kind (b) probes: v is unknown but lies within `width` of y and rounds to
+// `expected_bits` (clear_of_midpoints held). A wrong store is named by
+// where it sits next to RN_out(v) and only where v could lead there: its
+// neighbour toward zero is toward_zero only if v may lie below RN_out(v) in
+// magnitude (truncating v then gives that neighbour), its neighbour away
+// from zero away_from_zero only if v may lie above; otherwise other.
+StoreMismatch judge_store_near(ref::Format out, double y, double width, std::uint32_t expected_bits,
+                               std::uint32_t got_bits);
+
+// True when RN_out rounds every v within `width` of y (0 for an exact v)
+// away from zero to `expected_bits`, an infinity from overflow included:
+// the stores at which truncation must differ from RN_out.
+bool rounds_away_from_zero(ref::Format out, double y, double width, std::uint32_t expected_bits);
 
 // True when no rounding midpoint of `out` lies in [y - width, y + width], so
 // that every v within `width` of y has RN_out(v) == RN_out(y). Rigorous in
@@ -51,15 +63,26 @@ StoreMismatch judge_store_near(ref::Format out, std::uint32_t expected_bits, std
 // end is past it too), so an element is admitted only when it truly qualifies.
 bool clear_of_midpoints(ref::Format out, double y, double width);
 
-// The C-PRC-04 signature id (spec/v1/classes/C-PRC-04.yaml) that the set of
-// mismatch kinds seen in one case matches, or "unmatched":
+// What one case's stores showed, for C-PRC-04's signatures.
+struct RoundingFigures {
+    std::set<StoreMismatch> kinds;    // the mismatch kinds seen
+    std::size_t rounds_away = 0;      // judged stores that RN_out rounds away from zero
+    std::size_t cut_toward_zero = 0;  // of those, stored toward zero (or saturated)
+};
+
+// The C-PRC-04 signature id (spec/v1/classes/C-PRC-04.yaml, selected_when)
+// that the figures match, or "unmatched":
 //   truncation           every mismatch toward zero (overflow saturating and
 //                        NaNs cut into infinities come with it), at least one
-//                        toward zero on a finite value;
+//                        toward zero on a finite value, and at least half of
+//                        the stores that RN_out rounds away from zero stored
+//                        toward zero: truncation changes every one of them,
+//                        a few scattered low stores are not its pattern;
 //   ties-away            every mismatch away from zero at an exact tie;
 //   overflow-saturation  every mismatch an infinity stored as the largest finite;
 //   nan-to-inf           every mismatch a NaN stored as an infinity.
-// Requires at least one mismatch kind other than none.
-std::string rounding_signature(const std::set<StoreMismatch>& kinds);
+// Requires at least one mismatch kind other than none. `figures`:
+// stores_rounding_away, of_them_toward_zero.
+std::string rounding_signature(const RoundingFigures& f, spec::Json& figures);
 
 }  // namespace kcs::suites

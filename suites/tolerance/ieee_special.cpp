@@ -44,6 +44,8 @@ std::string_view to_string(SpecialMismatch m) {
             return "nan-created";
         case SpecialMismatch::unmatched:
             return "unmatched";
+        case SpecialMismatch::not_a_copy:
+            return "not-a-copy";
     }
     return "?";
 }
@@ -74,9 +76,14 @@ SpecialMismatch judge_special(SpecialExpectation expected, ref::Format out, std:
 }
 
 std::string special_signature(const std::set<SpecialMismatch>& m) {
-    for (const auto id : {SpecialMismatch::masked_leak, SpecialMismatch::nan_dropped, SpecialMismatch::infinity_lost,
-                          SpecialMismatch::nan_created})
-        if (m.contains(id)) return std::string(to_string(id));
+    if (m.contains(SpecialMismatch::masked_leak)) return std::string(to_string(SpecialMismatch::masked_leak));
+    // Outside masks one mechanism explains every element of the wrong class,
+    // or none is named; copies of the right class but other bits come last.
+    std::set<SpecialMismatch> wrong_class = m;
+    wrong_class.erase(SpecialMismatch::not_a_copy);
+    if (wrong_class.empty()) return std::string(to_string(SpecialMismatch::not_a_copy));
+    if (wrong_class.size() == 1 && !wrong_class.contains(SpecialMismatch::unmatched))
+        return std::string(to_string(*wrong_class.begin()));
     return "unmatched";
 }
 

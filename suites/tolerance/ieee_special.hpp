@@ -33,7 +33,10 @@ std::string_view to_string(SpecialExpectation expectation);
 // The expectation of an unmasked element from its y* (f64; only its class is used).
 SpecialExpectation expectation_of(double y_star);
 
-enum class SpecialMismatch { none, masked_leak, nan_dropped, infinity_lost, nan_created, unmatched };
+// not_a_copy: of the right class but not bit for bit the element copied,
+// where the definition is a copy (gather): a NaN quieted or its payload
+// changed, a zero of the other sign. Judged by the caller, which knows the bits.
+enum class SpecialMismatch { none, masked_leak, nan_dropped, infinity_lost, nan_created, unmatched, not_a_copy };
 std::string_view to_string(SpecialMismatch mismatch);
 
 // How the element y (bits of `out`) misses its expectation:
@@ -44,9 +47,13 @@ std::string_view to_string(SpecialMismatch mismatch);
 //   unmatched      a NaN where y* is an infinity (no signature describes it).
 SpecialMismatch judge_special(SpecialExpectation expected, ref::Format out, std::uint32_t got_bits);
 
-// The C-EXC-01 signature of a case from the mismatches it saw: masked-leak
-// first (the class matches it before the others), then nan-dropped,
-// infinity-lost, nan-created, else unmatched. Requires a mismatch.
+// The C-EXC-01 signature of a case from the mismatches it saw (the
+// catalog's selected_when): masked-leak wherever a masked position or row
+// missed (the class matches it before the others); otherwise nan-dropped,
+// infinity-lost or nan-created where every miss of the wrong class is of
+// that one kind, unmatched for a mix of kinds or a NaN where y* is an
+// infinity, and not-a-copy where every element has its class and some are
+// not bit-for-bit copies. Requires a mismatch.
 std::string special_signature(const std::set<SpecialMismatch>& mismatches);
 
 }  // namespace kcs::suites

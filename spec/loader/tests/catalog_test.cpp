@@ -69,6 +69,13 @@ TEST_F(CatalogV1, EveryClassStatesAllEightParts) {
     }
 }
 
+// Signatures chosen by their evidence (SPEC.md section 5): every signature
+// of every class states the evidence that selects it.
+TEST_F(CatalogV1, EverySignatureStatesTheEvidenceThatSelectsIt) {
+    for (const auto& k : cat().classes)
+        for (const auto& s : k.violation_signature) EXPECT_FALSE(s.selected_when.empty()) << k.id << " " << s.id;
+}
+
 TEST_F(CatalogV1, EveryClassHasAThreeStateCalibration) {
     for (const auto& k : cat().classes) {
         SCOPED_TRACE(k.id);
