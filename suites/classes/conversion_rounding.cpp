@@ -61,7 +61,10 @@ std::vector<std::vector<std::int64_t>> tie_shapes(const harness::Instance& insta
 
 std::string shape_name(const std::vector<std::int64_t>& s) {
     std::string name = " [";
-    for (std::size_t i = 0; i < s.size(); ++i) name += (i ? "x" : "") + std::to_string(s[i]);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (i) name += 'x';
+        name += std::to_string(s[i]);
+    }
     return name + "]";
 }
 

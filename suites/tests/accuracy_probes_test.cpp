@@ -236,7 +236,7 @@ TEST(ExhaustiveSweep, ResumesFromTheLastFinishedChunk) {
 // counts, the same first mismatch of each kind and the same message as
 // without the pause.
 TEST(ExhaustiveSweep, CastSweepResumesWithItsMismatches) {
-    const std::string id = "v1/C-PRC-04/cast/f32-bf16/default";
+    const std::string id = "v1/C-PRC-04/cast/f32-bf16/shapes-sweep";
     const auto uninterrupted = testing::run_instance(id, "calibration", "bf16-truncate");
     ASSERT_EQ(uninterrupted.verdict, harness::Verdict::fail) << testing::describe(uninterrupted.result);
     const auto& reference = uninterrupted.result.cases[0].result;
@@ -291,14 +291,14 @@ std::vector<std::string> reference_instances() {
     for (const char* f : {"exp", "log", "tanh", "erf", "gelu", "sigmoid", "rsqrt"}) {
         for (const char* config : {"f32-f32", "f16-f16", "bf16-bf16"}) {
             out.push_back(std::string("v1/C-CMP-01/unary.").append(f).append("/").append(config).append("/default"));
-            out.push_back(std::string("v1/C-PRC-04/unary.").append(f).append("/").append(config).append("/default"));
+            out.push_back(testing::instance_id("C-PRC-04", std::string("unary.") + f, config));
         }
     }
     for (const char* config : {"f32-f16", "f32-bf16", "f16-f32", "bf16-f32"})
-        out.push_back(std::string("v1/C-PRC-04/cast/").append(config).append("/default"));
+        out.push_back(testing::instance_id("C-PRC-04", "cast", config));
     for (const char* f : {"add", "mul", "maximum", "mul_add"})
         for (const char* config : {"f32xf32xf32-f32", "f16xf16xf16-f16", "bf16xbf16xbf16-bf16"})
-            out.push_back(std::string("v1/C-PRC-04/elementwise.").append(f).append("/").append(config).append("/default"));
+            out.push_back(testing::instance_id("C-PRC-04", std::string("elementwise.") + f, config));
     return out;
 }
 
@@ -361,7 +361,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // C-PRC-04: f32 -> bf16 by dropping the low half rounds toward zero.
 INSTANTIATE_TEST_SUITE_P(Bf16Truncate, AccuracyViolator,
-                         ::testing::Values(ViolatorCase{"v1/C-PRC-04/cast/f32-bf16/default", "bf16-truncate",
+                         ::testing::Values(ViolatorCase{"v1/C-PRC-04/cast/f32-bf16/shapes-sweep", "bf16-truncate",
                                                         "C-PRC-04", "truncation"}),
                          violator_name);
 
@@ -374,7 +374,7 @@ namespace {
 // The full-depth sweeps, for measuring (not part of the unit run): every
 // instance named in KCS_ACCURACY_FULL (comma-separated ids) at depth full on
 // reference-cpu, each case's wall and adapter time printed. Run with
-//   KCS_ACCURACY_FULL=v1/C-PRC-04/cast/f32-f16/default probe_tests
+//   KCS_ACCURACY_FULL=v1/C-PRC-04/cast/f32-f16/shapes-sweep probe_tests
 //       --gtest_also_run_disabled_tests --gtest_filter='*FullDepth*'
 // A claimed flush changes what every class expects (SPEC.md section 8): a
 // kernel that flushes consistently, claiming subnormals: flush, passes the
@@ -383,14 +383,14 @@ namespace {
 // against the unflushed values would fail it.
 TEST(ClaimedFlush, AConsistentlyFlushingKernelPassesEveryClassButTheOneThatTestsTheClaim) {
     const std::map<std::string, std::string> flush{{"subnormals", "flush"}};
-    for (const char* id : {"v1/C-PRC-04/cast/f16-f32/default", "v1/C-PRC-04/cast/f32-bf16/default",
-                           "v1/C-PRC-04/elementwise.add/f16xf16xf16-f16/default",
+    for (const char* id : {"v1/C-PRC-04/cast/f16-f32/shapes-sweep", "v1/C-PRC-04/cast/f32-bf16/shapes-sweep",
+                           "v1/C-PRC-04/elementwise.add/f16xf16xf16-f16/shapes-sweep",
                            "v1/C-PRC-01/softmax/f16-f16/k-sweep", "v1/C-PRC-01/rmsnorm/f16xf16-f32/k-sweep"}) {
         SCOPED_TRACE(id);
         testing::expect_conforming(testing::run_instance(id, "calibration", "conforming=ftz", "quick", "core", flush));
     }
     // Under reference-cpu's claim (preserve) the same kernel fails the widening cast.
-    const auto preserved = testing::run_instance("v1/C-PRC-04/cast/f16-f32/default", "calibration", "conforming=ftz");
+    const auto preserved = testing::run_instance("v1/C-PRC-04/cast/f16-f32/shapes-sweep", "calibration", "conforming=ftz");
     EXPECT_EQ(preserved.verdict, harness::Verdict::fail) << testing::describe(preserved.result);
 }
 

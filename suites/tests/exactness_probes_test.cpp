@@ -421,11 +421,11 @@ INSTANTIATE_TEST_SUITE_P(NanDroppingMax, ExactnessViolator,
 INSTANTIATE_TEST_SUITE_P(
     Bf16Truncate, ExactnessViolator,
     ::testing::Values(
-        ViolatorCase{"v1/C-PRC-04/matmul/bf16xbf16-bf16/default", "bf16-truncate", "C-PRC-04", "truncation"},
-        ViolatorCase{"v1/C-PRC-04/reduce_sum/bf16-bf16/default", "bf16-truncate", "C-PRC-04", "truncation"},
-        ViolatorCase{"v1/C-PRC-04/softmax/bf16-bf16/default", "bf16-truncate", "C-PRC-04", "truncation"},
-        ViolatorCase{"v1/C-PRC-04/matmul/bf16xbf16-f32/default", "bf16-truncate", "", ""},
-        ViolatorCase{"v1/C-PRC-04/reduce_sum/f16-f16/default", "bf16-truncate", "", ""}),
+        ViolatorCase{"v1/C-PRC-04/matmul/bf16xbf16-bf16/shapes-sweep", "bf16-truncate", "C-PRC-04", "truncation"},
+        ViolatorCase{"v1/C-PRC-04/reduce_sum/bf16-bf16/shapes-sweep", "bf16-truncate", "C-PRC-04", "truncation"},
+        ViolatorCase{"v1/C-PRC-04/softmax/bf16-bf16/shapes-sweep", "bf16-truncate", "C-PRC-04", "truncation"},
+        ViolatorCase{"v1/C-PRC-04/matmul/bf16xbf16-f32/shapes-sweep", "bf16-truncate", "", ""},
+        ViolatorCase{"v1/C-PRC-04/reduce_sum/f16-f16/shapes-sweep", "bf16-truncate", "", ""}),
     violator_name);
 
 // ftz-daz is calibrated on elementwise and unary; it flushes every load and
@@ -456,7 +456,7 @@ INSTANTIATE_TEST_SUITE_P(FtzDaz, ExactnessViolator, ::testing::ValuesIn(ftz_daz_
 // as explained upstream (C-CMP-01's to judge). Without the comparison
 // they were a C-PRC-04 FAIL (the echo of a real library's log).
 TEST(PrimaryCause, AnInaccurateFunctionWhoseStoresRoundItsOwnResultPassesConversionRounding) {
-    const auto run = testing::run_instance("v1/C-PRC-04/unary.log/bf16-bf16/default", "calibration", "biased-log", "quick");
+    const auto run = testing::run_instance("v1/C-PRC-04/unary.log/bf16-bf16/shapes-sweep", "calibration", "biased-log", "quick");
     ASSERT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
     std::uint64_t explained = 0;
     for (const auto& c : run.result.cases) {
@@ -472,7 +472,7 @@ TEST(PrimaryCause, AnInaccurateFunctionWhoseStoresRoundItsOwnResultPassesConvers
 // no rounding of its own (accurate) f32 results, so the FAIL stays, and it
 // names what its check (b) comparisons assumed.
 TEST(PrimaryCause, ATruncatingStoreStillFailsBesideItsOwnF32Result) {
-    const auto run = testing::run_instance("v1/C-PRC-04/unary.log/bf16-bf16/default", "calibration", "bf16-truncate");
+    const auto run = testing::run_instance("v1/C-PRC-04/unary.log/bf16-bf16/shapes-sweep", "calibration", "bf16-truncate");
     ASSERT_EQ(run.verdict, harness::Verdict::fail) << testing::describe(run.result);
     for (const auto& c : run.result.cases) {
         EXPECT_EQ(c.result.signature, "truncation");

@@ -40,7 +40,7 @@ TEST(PlanCli, ListsTheMatmulInstancesOfReferenceCpu) {
               std::string::npos)
         << r.out;
     // C-PRC-04 judges narrowing stores: matmul's three f32-output configurations have none.
-    EXPECT_NE(line_of(r.out, "v1/C-PRC-04/matmul/f16xf16-f32/default")
+    EXPECT_NE(line_of(r.out, "v1/C-PRC-04/matmul/f16xf16-f32/shapes-sweep")
                   .find("N/A (output dtype f32 is the computation's: no narrowing store to judge)"),
               std::string::npos)
         << r.out;

@@ -150,10 +150,10 @@ TEST_F(Plan, ConfigurationsWithNothingToJudgeAreNotApplicableWithTheReason) {
     }
     EXPECT_EQ(cmp03, 4u);  // layernorm and rmsnorm, each f16 and bf16 outputs
     EXPECT_GT(prc04, 20u);
-    const Instance* cast = find(plan, "v1/C-PRC-04/cast/f16-f32/default");
+    const Instance* cast = find(plan, "v1/C-PRC-04/cast/f16-f32/shapes-sweep");
     ASSERT_NE(cast, nullptr);
     EXPECT_TRUE(cast->applicable) << "a widening cast must be exact: C-PRC-04 judges it";
-    const Instance* narrow = find(plan, "v1/C-PRC-04/softmax/bf16-bf16/default");
+    const Instance* narrow = find(plan, "v1/C-PRC-04/softmax/bf16-bf16/shapes-sweep");
     ASSERT_NE(narrow, nullptr);
     EXPECT_TRUE(narrow->applicable);
 }
