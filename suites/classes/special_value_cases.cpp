@@ -1,5 +1,7 @@
 #include "special_value_cases.hpp"
 
+#include <algorithm>
+
 #include "kcs/suites/operator_io.hpp"
 
 namespace kcs::suites::special_cases {
@@ -60,13 +62,29 @@ std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s) {
 }
 
 // Rows of normal(0, 1) (input tensor 0, the case seed) with the lines' specials in place.
-HostTensor rows_with(const ConfigFormats& f, const harness::ProbeContext& context, const std::vector<SpecialLine>& lines) {
-    HostTensor x = generate(f.in_name, {static_cast<std::int64_t>(lines.size()), static_cast<std::int64_t>(kRowLength)},
+HostTensor rows_with(const ConfigFormats& f, const harness::ProbeContext& context, const std::vector<SpecialLine>& lines,
+                     std::size_t length) {
+    HostTensor x = generate(f.in_name, {static_cast<std::int64_t>(lines.size()), static_cast<std::int64_t>(length)},
                             ref::Normal{0, 1}, context.seed(), 0);
     read_as_claimed(x, context.claims());
     for (std::size_t r = 0; r < lines.size(); ++r)
-        for (const auto& p : lines[r].specials) x.set_bits(r * kRowLength + p.position, p.bits);
+        for (const auto& p : lines[r].specials) x.set_bits(r * length + p.position, p.bits);
     return x;
+}
+
+SpecialLine placed_in(const SpecialLine& line, std::size_t length) {
+    SpecialLine out{line.label, {}};
+    for (const auto& p : line.specials) {
+        const std::size_t to = p.position == at(ref::Position::first)    ? 0
+                               : p.position == at(ref::Position::last)   ? length - 1
+                               : p.position == at(ref::Position::middle) ? length / 2
+                                                                         : std::min(p.position, length - 1);
+        std::erase_if(out.specials, [&](const Placement& q) { return q.position == to; });
+        out.specials.push_back({to, p.bits});
+    }
+    if (out.specials.size() < line.specials.size())
+        out.label += " (positions coincide at K = " + std::to_string(length) + ")";
+    return out;
 }
 
 }  // namespace kcs::suites::special_cases

@@ -51,9 +51,16 @@ SpecialLine filled(std::string label, std::vector<std::uint32_t> cycle);
 // pairs +inf with -inf and NaN with inf, and a line without specials.
 std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s);
 
-// Rows of normal(0, 1) (input tensor 0, the case seed) with the lines' specials in place.
-// The normal(0, 1) background is read as the claims say (operator_io.hpp).
+// Rows of normal(0, 1) (input tensor 0, the case seed), `length` long, with
+// the lines' specials in place. The normal(0, 1) background is read as the
+// claims say (operator_io.hpp).
 harness::HostTensor rows_with(const exactness::ConfigFormats& f, const harness::ProbeContext& context,
-                              const std::vector<SpecialLine>& lines);
+                              const std::vector<SpecialLine>& lines, std::size_t length = kRowLength);
+
+// A line of a kRowLength probe placed in a reduced axis of `length`: first,
+// middle and last keep their names (0, length / 2, length - 1). Where the
+// axis is too short for them to be distinct the later placement wins, and
+// the label says so.
+SpecialLine placed_in(const SpecialLine& line, std::size_t length);
 
 }  // namespace kcs::suites::special_cases

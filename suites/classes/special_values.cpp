@@ -2,7 +2,8 @@
 // matmul, reduce_sum, reduce_max and softmax. Probes place values of the
 // special-value sets (nans, infinities, zeros) at the first, middle and last
 // positions of the reduced axis, one per probe and in pairs (+inf with -inf,
-// NaN with inf), every other element from normal(0, 1); softmax adds masks
+// NaN with inf), every other element from normal(0, 1) (matmul: at every
+// shape of the `shapes` parameter); softmax adds masks
 // at random positions (stream 2^16), rows of one unmasked entry and fully
 // masked rows. The oracle evaluates each operator's definition in f64 under
 // IEEE 754 and the ieee_special model judges every element by class.
@@ -12,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
@@ -131,8 +133,6 @@ std::vector<SpecialLine> softmax_lines(const SpecialValues& s, std::uint64_t see
 
 // ---------------------------------------------------------------- matmul
 
-constexpr std::size_t kInner = kRowLength;  // K
-
 // Columns of B: plain, exact zeros where A's rows hold infinities (0 * inf
 // is NaN), and specials of their own.
 std::vector<SpecialLine> matmul_columns(const SpecialValues& s) {
@@ -148,41 +148,71 @@ std::vector<SpecialLine> matmul_columns(const SpecialValues& s) {
     return columns;
 }
 
-harness::CaseResult judge_matmul(harness::ProbeContext& context) {
+// The lines first, first + 1, ... (cyclically) of `lines`, `count` of them,
+// placed in a reduced axis of length K.
+std::vector<SpecialLine> cycle_of(const std::vector<SpecialLine>& lines, std::size_t first, std::size_t count,
+                                  std::size_t K) {
+    std::vector<SpecialLine> out;
+    for (std::size_t i = 0; i < count; ++i) out.push_back(placed_in(lines[(first + i) % lines.size()], K));
+    return out;
+}
+
+// One call at [M, K, N]: A's rows and B's columns the given lines.
+SpecialBatch matmul_call(harness::ProbeContext& context, const std::vector<SpecialLine>& rows,
+                         const std::vector<SpecialLine>& columns, std::size_t K, const std::string& shape) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
-    const SpecialValues s_a = special_values_of(f.in);
     const std::string b_dtype = instance.config.inputs[1];
-    const SpecialValues s_b = special_values_of(float_format(b_dtype));
-    const auto rows = singles_and_pairs(s_a);
-    const auto columns = matmul_columns(s_b);
     const auto m = static_cast<std::int64_t>(rows.size()), n = static_cast<std::int64_t>(columns.size());
-    const auto k = static_cast<std::int64_t>(kInner);
-
-    HostTensor a = rows_with(f, context, rows);
-    HostTensor b = generate(b_dtype, {k, n}, ref::Normal{0, 1}, context.seed(), 1);
+    HostTensor a = rows_with(f, context, rows, K);
+    HostTensor b = generate(b_dtype, {static_cast<std::int64_t>(K), n}, ref::Normal{0, 1}, context.seed(), 1);
     read_as_claimed(b, context.claims());
     for (std::size_t c = 0; c < columns.size(); ++c)
         for (const auto& p : columns[c].specials) b.set_bits(p.position * columns.size() + c, p.bits);
-
-    const auto y = ref::matmul_oracle(values(a), values(b), {1, rows.size(), kInner, columns.size()}).value;
-    const auto outputs = context.run(invocation(instance, {a, b}, {m, n}));
-    std::vector<Element> elements;
+    const auto y = ref::matmul_oracle(values(a), values(b), {1, rows.size(), K, columns.size()}).value;
+    SpecialBatch batch{context.run(invocation(instance, {a, b}, {m, n}))[0], {}, {}};
     for (std::size_t i = 0; i < y.size(); ++i) {
         const std::size_t r = i / columns.size(), c = i % columns.size();
-        elements.push_back(
-            {i, expectation_of(y[i]), y[i], "A row: " + rows[r].label + "; B column: " + columns[c].label});
+        batch.elements.push_back({i, expectation_of(y[i]), y[i],
+                                  "A row: " + rows[r].label + "; B column: " + columns[c].label + " " + shape});
     }
     const std::size_t width = columns.size();
-    return judge(context, outputs[0], elements, [&a, &b, width](std::size_t i) {
+    batch.inputs_of = [a, b, width, K](std::size_t i) {
         const std::size_t r = i / width, c = i % width;
-        auto out = depends_on_range("A", a, r * kInner, kInner);
-        std::vector<std::size_t> column(kInner);
-        for (std::size_t j = 0; j < kInner; ++j) column[j] = j * width + c;
+        auto out = depends_on_range("A", a, r * K, K);
+        std::vector<std::size_t> column(K);
+        for (std::size_t j = 0; j < K; ++j) column[j] = j * width + c;
         const auto from_b = depends_on("B", b, column);
         out.insert(out.end(), from_b.begin(), from_b.end());
         return out;
-    });
+    };
+    return batch;
+}
+
+// Every row line against every column line at each shape of the `shapes`
+// parameter ([M, K, N]), as many calls as that takes; across the sizes at
+// which libraries switch kernels (a blocked kernel that skips zero blocks
+// drops 0 * inf, say, only where it blocks).
+harness::CaseResult judge_matmul(harness::ProbeContext& context) {
+    const auto& instance = context.instance();
+    const ConfigFormats f = formats_of(instance);
+    const auto rows = singles_and_pairs(special_values_of(f.in));
+    const auto columns = matmul_columns(special_values_of(float_format(instance.config.inputs[1])));
+    std::vector<SpecialBatch> batches;
+    for (const auto& s : instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>()) {
+        if (s.size() != 3 || std::any_of(s.begin(), s.end(), [](std::int64_t d) { return d < 1; }))
+            throw std::invalid_argument(instance.id + ": C-EXC-01 matmul shapes are [M, K, N] with every extent >= 1");
+        const auto M = static_cast<std::size_t>(s[0]), K = static_cast<std::size_t>(s[1]),
+                   N = static_cast<std::size_t>(s[2]);
+        std::string shape = "[";
+        for (const std::int64_t d : s) shape.append(shape.size() > 1 ? "x" : "").append(std::to_string(d));
+        shape += ']';
+        for (std::size_t r = 0; r < rows.size(); r += M)
+            for (std::size_t c = 0; c < columns.size(); c += N)
+                batches.push_back(
+                    matmul_call(context, cycle_of(rows, r, M, K), cycle_of(columns, c, N, K), K, shape));
+    }
+    return judge_special_batches(context, batches);
 }
 
 }  // namespace

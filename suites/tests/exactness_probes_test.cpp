@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../classes/exactness_common.hpp"
+#include "../classes/special_value_cases.hpp"
 #include "../tolerance/bitwise_rne.hpp"
 #include "../tolerance/ieee_special.hpp"
 #include "../tolerance/subnormal_policy.hpp"
@@ -404,13 +405,33 @@ TEST(SubnormalShapes, LargeTileFtzFlushesOnlyAtTheLargerShapes) {
     EXPECT_EQ(small, large) << by_batch.dump();
 }
 
+// C-EXC-01 on matmul meets every row probe with every column probe at each
+// shape of the catalog's sweep: the elements judged are those of every
+// call, ceil(R / M) x ceil(C / N) calls of M x N outputs per shape.
+TEST(SpecialValueShapes, MatmulJudgesEveryProbePairAtEveryShape) {
+    const auto run = testing::run_instance(testing::instance_id("C-EXC-01", "matmul", "f16xf16-f32"), "reference-cpu",
+                                           "", "quick");
+    ASSERT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
+    const auto shapes =
+        run.result.instance->parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+    ASSERT_GE(shapes.size(), 5u);
+    const auto rows = special_cases::singles_and_pairs(special_cases::special_values_of(Format::f16)).size();
+    const std::size_t columns = 11;  // matmul_columns in special_values.cpp
+    std::size_t expected = 0;
+    for (const auto& s : shapes) {
+        const auto M = static_cast<std::size_t>(s[0]), N = static_cast<std::size_t>(s[2]);
+        expected += (rows + M - 1) / M * M * ((columns + N - 1) / N) * N;
+    }
+    for (const auto& c : run.result.cases) EXPECT_EQ(c.result.evidence.judged.count, expected);
+}
+
 // C-EXC-01's calibration: nan-dropping-max fails reduce_max with nan-dropped.
 INSTANTIATE_TEST_SUITE_P(NanDroppingMax, ExactnessViolator,
-                         ::testing::Values(ViolatorCase{"v1/C-EXC-01/reduce_max/f32-f32/default", "nan-dropping-max",
+                         ::testing::Values(ViolatorCase{"v1/C-EXC-01/reduce_max/f32-f32/shapes-sweep", "nan-dropping-max",
                                                         "C-EXC-01", "nan-dropped"},
-                                           ViolatorCase{"v1/C-EXC-01/reduce_max/f16-f16/default", "nan-dropping-max",
+                                           ViolatorCase{"v1/C-EXC-01/reduce_max/f16-f16/shapes-sweep", "nan-dropping-max",
                                                         "C-EXC-01", "nan-dropped"},
-                                           ViolatorCase{"v1/C-EXC-01/reduce_max/bf16-bf16/default", "nan-dropping-max",
+                                           ViolatorCase{"v1/C-EXC-01/reduce_max/bf16-bf16/shapes-sweep", "nan-dropping-max",
                                                         "C-EXC-01", "nan-dropped"}),
                          violator_name);
 

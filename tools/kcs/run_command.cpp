@@ -86,7 +86,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     run->add_option("--depth", o->run.plan.depth, "The depth that fixes its parameters: smoke, quick or full")
         ->capture_default_str();
     run->add_option("--spec", o->run.spec_dir, "Catalog folder (default: the newest carried catalog)");
-    run->add_option("--case,--instance", o->case_id, "The instance id, e.g. v1/C-EXC-01/reduce_max/f32-f32/default")
+    run->add_option("--case,--instance", o->case_id, "The instance id, e.g. v1/C-PRC-01/matmul/f32xf32-f32/k-sweep")
         ->required();
     run->add_option("--seed", o->seed, "The case's seed")->required();
     run->add_option("--timeout", o->adapter.timeout_s, "Seconds one adapter call may take before it counts as hung")
