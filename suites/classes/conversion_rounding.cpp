@@ -50,22 +50,13 @@ constexpr std::size_t kRowRotation = 7;  // rows shift their addends, so that ma
 
 // The probe's shapes, each extent checked: K >= 2 holds a sum's two addends.
 std::vector<std::vector<std::int64_t>> tie_shapes(const harness::Instance& instance, std::size_t rank) {
-    const auto shapes = instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+    const std::string layout = rank == 3 ? "[M, K, N]" : "[rows, K]";
+    const auto shapes = probe_shapes(instance, rank, layout);
     for (const auto& s : shapes)
-        if (s.size() != rank || std::any_of(s.begin(), s.end(), [](std::int64_t d) { return d < 1; }) || s[1] < 2)
-            throw std::invalid_argument(instance.id + ": C-PRC-04 shapes are " +
-                                        (rank == 3 ? "[M, K, N]" : "[rows, K]") +
-                                        " with every extent >= 1 and K >= 2 (a tie sum's two addends)");
+        if (s[1] < 2)
+            throw std::invalid_argument(instance.id + ": C-PRC-04 shapes " + layout +
+                                        " need K >= 2 (a tie sum's two addends)");
     return shapes;
-}
-
-std::string shape_name(const std::vector<std::int64_t>& s) {
-    std::string name = " [";
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (i) name += 'x';
-        name += std::to_string(s[i]);
-    }
-    return name + "]";
 }
 
 // Row r of a call holds sum `first + r` (cyclically), its addends spread
@@ -133,7 +124,7 @@ void matmul_tie_sums(harness::ProbeContext& context, const ConfigFormats& f, Sto
                     ++outputs_left_out;
                     continue;
                 }
-                StoreRecord r = store(i, sum.name + scale_names[col % scale_names.size()] + shape_name(s),
+                StoreRecord r = store(i, sum.name + scale_names[col % scale_names.size()] + " " + shape_text(s),
                                       oracle.value[i], f.out, bits_at(outputs[0], i));
                 ++outputs_judged;
                 if (StoreRecord* kept = tally.judge(std::move(r), true)) {
@@ -171,7 +162,7 @@ void reduce_sum_tie_sums(harness::ProbeContext& context, const ConfigFormats& f,
                     ++outputs_left_out;
                     continue;
                 }
-                StoreRecord record = store(r, sum.name + shape_name(s), oracle.value[r], f.out, bits_at(outputs[0], r));
+                StoreRecord record = store(r, sum.name + " " + shape_text(s), oracle.value[r], f.out, bits_at(outputs[0], r));
                 ++outputs_judged;
                 if (StoreRecord* kept = tally.judge(std::move(record), true))
                     kept->inputs = depends_on_range("x", x, r * uK, uK);

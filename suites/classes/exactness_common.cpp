@@ -1,5 +1,6 @@
 #include "exactness_common.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -70,6 +71,24 @@ std::vector<std::string> depends_on_range(const std::string& name, const harness
     std::vector<std::size_t> indices(count);
     for (std::size_t j = 0; j < count; ++j) indices[j] = first + j;
     return depends_on(name, tensor, indices);
+}
+
+std::vector<std::vector<std::int64_t>> probe_shapes(const harness::Instance& instance, std::size_t rank,
+                                                    const std::string& layout) {
+    const auto shapes = instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+    for (const auto& s : shapes)
+        if (s.size() != rank || std::any_of(s.begin(), s.end(), [](std::int64_t d) { return d < 1; }))
+            throw std::invalid_argument(instance.id + ": shapes are " + layout + " with every extent >= 1");
+    return shapes;
+}
+
+std::string shape_text(std::span<const std::int64_t> shape) {
+    std::string text = "[";  // appended piece by piece: GCC 12 misreads "[" + ... as overlapping (-Wrestrict)
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) text += 'x';
+        text += std::to_string(shape[i]);
+    }
+    return text += ']';
 }
 
 std::vector<std::int64_t> draw_integers(std::uint64_t seed, std::uint32_t tensor, std::uint32_t stream,

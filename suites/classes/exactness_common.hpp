@@ -51,6 +51,15 @@ std::vector<std::string> depends_on_range(const std::string& name, const harness
 std::vector<std::int64_t> draw_integers(std::uint64_t seed, std::uint32_t tensor, std::uint32_t stream,
                                         std::uint64_t first_index, std::size_t count, std::int64_t lo, std::int64_t hi);
 
+// The instance's `shapes` parameter (a probe's sweep across the sizes at
+// which libraries switch kernels): every shape `rank` extents, each >= 1,
+// else std::invalid_argument naming the instance and `layout` ("[M, K, N]").
+std::vector<std::vector<std::int64_t>> probe_shapes(const harness::Instance& instance, std::size_t rank,
+                                                    const std::string& layout);
+
+// A shape as evidence names it: "[33x33x33]".
+std::string shape_text(std::span<const std::int64_t> shape);
+
 // A tensor of catalog dtype `dtype` holding the encodings `bits`.
 harness::HostTensor tensor_of_bits(const std::string& dtype, std::vector<std::int64_t> shape,
                                    const std::vector<std::uint32_t>& bits);

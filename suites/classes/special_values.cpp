@@ -199,14 +199,10 @@ harness::CaseResult judge_matmul(harness::ProbeContext& context) {
     const auto rows = singles_and_pairs(special_values_of(f.in));
     const auto columns = matmul_columns(special_values_of(float_format(instance.config.inputs[1])));
     std::vector<SpecialBatch> batches;
-    for (const auto& s : instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>()) {
-        if (s.size() != 3 || std::any_of(s.begin(), s.end(), [](std::int64_t d) { return d < 1; }))
-            throw std::invalid_argument(instance.id + ": C-EXC-01 matmul shapes are [M, K, N] with every extent >= 1");
+    for (const auto& s : probe_shapes(instance, 3, "[M, K, N]")) {
         const auto M = static_cast<std::size_t>(s[0]), K = static_cast<std::size_t>(s[1]),
                    N = static_cast<std::size_t>(s[2]);
-        std::string shape = "[";
-        for (const std::int64_t d : s) shape.append(shape.size() > 1 ? "x" : "").append(std::to_string(d));
-        shape += ']';
+        const std::string shape = shape_text(s);
         for (std::size_t r = 0; r < rows.size(); r += M)
             for (std::size_t c = 0; c < columns.size(); c += N)
                 batches.push_back(

@@ -229,9 +229,9 @@ Batch reduce_max_batch(const ConfigFormats& f, GridDraws& draws) {
 struct MatmulDims {
     std::size_t m, k, n;
     std::string text() const {
-        std::string out = std::to_string(m);  // appended, not "[" + ...: GCC 12 misreads that as overlapping (-Wrestrict)
-        out.append("x").append(std::to_string(k)).append("x").append(std::to_string(n));
-        return "[" + out + "]";
+        const std::int64_t dims[] = {static_cast<std::int64_t>(m), static_cast<std::int64_t>(k),
+                                     static_cast<std::int64_t>(n)};
+        return shape_text(dims);
     }
 };
 
@@ -295,11 +295,8 @@ std::vector<double> subnormal_matrix(ref::Format in, const MatmulDims& d, GridDr
 
 std::vector<MatmulDims> matmul_dims(const harness::Instance& instance) {
     std::vector<MatmulDims> out;
-    for (const auto& s : instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>()) {
-        if (s.size() != 3 || std::any_of(s.begin(), s.end(), [](std::int64_t e) { return e < 1; }))
-            throw std::invalid_argument(instance.id + ": matmul shapes are [M, K, N] with every extent >= 1");
+    for (const auto& s : probe_shapes(instance, 3, "[M, K, N]"))
         out.push_back({static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]), static_cast<std::size_t>(s[2])});
-    }
     return out;
 }
 
