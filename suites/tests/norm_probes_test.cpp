@@ -113,6 +113,39 @@ TEST(NormContraction, FusedAffineStepIsAllowedUnderFpContractOn) {
     for (const auto& c : run.result.cases) EXPECT_GT(c.result.evidence.details["fused"].get<double>(), 0);
 }
 
+// A fused affine step is found by the contraction probe alone, yet stands
+// on its own: the kernel is deterministic, so no C-ORD-02 FAIL explains it
+// (the primary-cause rule needs one on the same configuration).
+TEST(NormContraction, AContractionFailAssumesRunToRunDeterminism) {
+    const auto run = run_instance(testing::instance_id("C-CMP-03", "layernorm", "f32xf32xf32-f32"), "calibration",
+                                  "contracted-mul-add");
+    ASSERT_EQ(run.verdict, Verdict::fail) << describe(run.result);
+    for (const auto& c : run.result.cases) {
+        if (c.result.verdict != Verdict::fail) continue;
+        EXPECT_EQ(c.result.assumes, std::vector<std::string>{"C-ORD-02"});
+    }
+}
+
+// A norm whose reduction order changes with every call gives call B another
+// normalised row than call A: the contraction FAIL it shows rests on
+// run-to-run determinism, which its C-ORD-02 FAIL on the same configuration
+// explains (calibration's echo rows; the ERROR where call A's two readings differ).
+TEST(NormContraction, ANondeterministicNormFailsOnlyAsAConsequence) {
+    std::size_t fails = 0;
+    for (const std::string op : {"layernorm", "rmsnorm"})
+        for (const auto& config : configs(op)) {
+            if (!config.ends_with("-f32")) continue;  // the contraction probe reads an f32 output
+            const auto run = run_instance(testing::instance_id("C-CMP-03", op, config), "calibration",
+                                          "nondeterministic-order");
+            for (const auto& c : run.result.cases) {
+                if (c.result.verdict != Verdict::fail) continue;
+                ++fails;
+                EXPECT_EQ(c.result.assumes, std::vector<std::string>{"C-ORD-02"}) << describe(run.result);
+            }
+        }
+    EXPECT_GT(fails, 0u) << "no contraction FAIL to judge: the test lost its subject";
+}
+
 // ---- C-CMP-02 ---------------------------------------------------------------
 
 TEST(NormSubnormals, ReferencePassesEveryConfig) {
