@@ -34,11 +34,11 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
     const std::string claim = context.claims().at("subnormals");
     SubnormalCounts counts;
     std::map<std::pair<SubnormalSide, SubnormalOutcome>, Seen> first;
-    spec::Json per_batch = spec::Json::object();
+    std::map<std::string, SubnormalCounts> by_name;  // the calls of one probe at one shape share a name
     for (auto& batch : batches) {
         if (batch.elements.empty()) continue;  // nothing this configuration can distinguish
         const auto outputs = context.run(invocation(instance, batch.inputs, batch.output_shape));
-        SubnormalCounts here;
+        SubnormalCounts& here = by_name[batch.name];
         for (const auto& e : batch.elements) {
             const std::uint32_t got = bits_at(outputs[0], e.index);
             const auto outcome = e.exact ? classify_exact(f.out, got, e.y_pres, e.y_flush)
@@ -48,12 +48,15 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
             if (!first.contains({e.side, outcome}))
                 first[{e.side, outcome}] = {batch.name, e, got, batch.inputs_of(e.index)};
         }
+    }
+    spec::Json per_batch = spec::Json::object();
+    for (const auto& [name, here] : by_name) {
         spec::Json record = spec::Json::object();
         for (const auto side : {SubnormalSide::input, SubnormalSide::output, SubnormalSide::both})
             for (const auto outcome : {SubnormalOutcome::pres, SubnormalOutcome::flush, SubnormalOutcome::neither})
                 if (here.at(side, outcome) > 0)
                     record[std::string(to_string(side))][std::string(to_string(outcome))] = here.at(side, outcome);
-        per_batch[batch.name] = record;
+        per_batch[name] = record;
     }
 
     const SubnormalFinding finding = judge_subnormal_policy(counts, claim);

@@ -72,71 +72,94 @@ void require_exact_and_consistent(std::span<const double> terms, bool terms_are_
 
 std::size_t position(ref::Position p, std::size_t n) { return ref::position_index(p, n); }
 
+// ---------------------------------------------------------------- row shapes
+
+// reduce_sum, reduce_max and softmax run at every shape [rows, L] of the
+// instance's `shapes` (libraries choose kernels by row count and length):
+// the probe rows are built at length L and cycled through calls of `rows`
+// rows, as many calls as it takes for every probe row to be reduced.
+struct RowDims {
+    std::size_t rows, length;
+    std::string text() const {
+        const std::int64_t dims[] = {static_cast<std::int64_t>(rows), static_cast<std::int64_t>(length)};
+        return shape_text(dims);
+    }
+};
+
+std::vector<RowDims> row_dims(const harness::Instance& instance, std::size_t shortest_row, const std::string& why) {
+    std::vector<RowDims> out;
+    for (const auto& s : probe_shapes(instance, 2, "[rows, L]")) {
+        if (s[1] < static_cast<std::int64_t>(shortest_row))
+            throw std::invalid_argument(instance.id + ": C-CMP-02 shapes [rows, L] need L >= " +
+                                        std::to_string(shortest_row) + " (" + why + ")");
+        out.push_back({static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1])});
+    }
+    return out;
+}
+
+// `count` distinct positions of a row of `length`, rotated by `rotation`:
+// first, middle and last where the row has three, else consecutive ones.
+std::vector<std::size_t> spread_positions(std::size_t count, std::size_t length, std::size_t rotation) {
+    constexpr std::array<ref::Position, 3> at{ref::Position::first, ref::Position::middle, ref::Position::last};
+    std::vector<std::size_t> out(count);
+    for (std::size_t j = 0; j < count; ++j)
+        out[j] = length >= at.size() && count <= at.size() ? position(at[(rotation + j) % at.size()], length)
+                                                           : (rotation + j) % length;
+    return out;
+}
+
 // ---------------------------------------------------------------- reduce_sum
 
-constexpr std::size_t kRowLength = 16;
 // Rows drawn from the grid per probe (other rows are built from the sets).
 constexpr int kGridRows = 8;
 
 struct RowProbe {
     std::string name;
-    std::vector<double> row;  // kRowLength values
+    std::vector<double> row;  // L values
 };
 
-std::vector<RowProbe> reduce_sum_rows(ref::Format in, GridDraws& draws) {
+// The rows at length L; a row that needs more positions than L has is left out.
+std::vector<RowProbe> reduce_sum_rows(ref::Format in, std::size_t length, GridDraws& draws) {
     const Grid g = grid_of(in);
-    using P = ref::Position;
-    const std::array<std::pair<P, P>, 4> places{
-        {{P::first, P::last}, {P::middle, P::first}, {P::last, P::middle}, {P::first, P::middle}}};
     std::vector<RowProbe> rows;
-    auto pair_row = [&](std::string name, double a, double b, std::size_t k) {
-        std::vector<double> row(kRowLength, 0.0);
-        row[position(places[k % places.size()].first, kRowLength)] = a;
-        row[position(places[k % places.size()].second, kRowLength)] = b;
+    auto values_row = [&](std::string name, const std::vector<double>& values) {
+        if (values.size() > length) return;
+        std::vector<double> row(length, 0.0);
+        const auto at = spread_positions(values.size(), length, rows.size());
+        for (std::size_t j = 0; j < values.size(); ++j) row[at[j]] = values[j];
         rows.push_back({std::move(name), std::move(row)});
     };
-    std::size_t k = 0;
     for (const double sign : {1.0, -1.0}) {
         // Input-side: the smallest normal plus one subnormal of the same sign (normal sum).
         const std::vector<double> subnormals{g.step, g.step * static_cast<double>(g.largest_k),
                                              g.step * static_cast<double>(draws.next(1, g.largest_k)),
                                              g.step * static_cast<double>(draws.next(1, g.largest_k))};
-        for (const double s : subnormals) pair_row("min normal + subnormal", sign * g.tiny, sign * s, k++);
+        for (const double s : subnormals) values_row("min normal + subnormal", {sign * g.tiny, sign * s});
         // Output-side: neighbouring small normals whose difference is subnormal,
         // 1.5 * 2^emin - 2^emin among them.
         const std::vector<std::int64_t> steps{std::int64_t{1} << (ref::info(in).precision - 2),
                                               draws.next(1, g.largest_k), draws.next(1, g.largest_k),
                                               draws.next(1, g.largest_k)};
         for (const std::int64_t n : steps)
-            pair_row("difference of small normals", sign * (g.tiny + g.step * static_cast<double>(n)), -sign * g.tiny,
-                     k++);
+            values_row("difference of small normals", {sign * (g.tiny + g.step * static_cast<double>(n)), -sign * g.tiny});
     }
     // Both sides: rows of subnormals whose magnitudes add up to at most the
-    // largest subnormal, so every partial sum in any order is subnormal too.
-    const auto bounded = g.largest_k / static_cast<std::int64_t>(kRowLength);
+    // largest subnormal, so every partial sum in any order is subnormal too
+    // (a row longer than that multiple holds one grid step per position it spreads over).
+    const std::size_t nonzero = std::min<std::size_t>(length, static_cast<std::size_t>(g.largest_k));
+    const auto bounded = g.largest_k / static_cast<std::int64_t>(nonzero);
     for (int r = 0; r < kGridRows; ++r) {
-        std::vector<double> row(kRowLength);
-        for (double& v : row) v = g.step * static_cast<double>(draws.next(-bounded, bounded));
+        std::vector<double> row(length, 0.0);
+        for (std::size_t j = 0; j < nonzero; ++j)
+            row[j * length / nonzero] = g.step * static_cast<double>(draws.next(-bounded, bounded));
         rows.push_back({"row of grid subnormals", std::move(row)});
     }
     const double largest = g.step * static_cast<double>(g.largest_k);
-    for (const auto& [name, values] :
-         std::vector<std::pair<std::string, std::vector<double>>>{{"+max subnormal", {largest}},
-                                                                  {"-max subnormal", {-largest}},
-                                                                  {"+min subnormal", {g.step}},
-                                                                  {"-min subnormal twice", {-g.step, -g.step}}}) {
-        std::vector<double> row(kRowLength, 0.0);
-        // Spread over the row, starting at a different position in each row.
-        for (std::size_t j = 0; j < values.size(); ++j) row[(rows.size() + 5 * j) % kRowLength] = values[j];
-        rows.push_back({name, std::move(row)});
-    }
+    values_row("+max subnormal", {largest});
+    values_row("-max subnormal", {-largest});
+    values_row("+min subnormal", {g.step});
+    values_row("-min subnormal twice", {-g.step, -g.step});
     return rows;
-}
-
-std::vector<double> flatten(const std::vector<RowProbe>& rows) {
-    std::vector<double> x;
-    for (const auto& r : rows) x.insert(x.end(), r.row.begin(), r.row.end());
-    return x;
 }
 
 // A batch of rows each reduced to one value: the oracle on the inputs as
@@ -144,27 +167,30 @@ std::vector<double> flatten(const std::vector<RowProbe>& rows) {
 // apart. `exact_sums` also requires every row sum to be exact in the
 // accumulator, so that only flushing can separate the two results.
 template <typename RowOracle>
-Batch row_reduction_batch(std::string name, const ConfigFormats& f, const std::vector<RowProbe>& rows,
-                          RowOracle oracle, bool exact_sums) {
-    Batch b{std::move(name),
-            {from_values(f.in_name, {static_cast<std::int64_t>(rows.size()), kRowLength}, flatten(rows))},
-            {static_cast<std::int64_t>(rows.size())},
-            {},
-            {}};
-    const auto x = values(b.inputs[0]);
+Batch row_reduction_batch(std::string name, const ConfigFormats& f, const std::vector<RowProbe>& probes,
+                          std::size_t first, const RowDims& d, RowOracle oracle, bool exact_sums) {
+    std::vector<double> x(d.rows * d.length);
+    std::vector<const RowProbe*> rows(d.rows);
+    for (std::size_t r = 0; r < d.rows; ++r) {
+        rows[r] = &probes[(first + r) % probes.size()];
+        std::copy(rows[r]->row.begin(), rows[r]->row.end(), x.begin() + static_cast<std::ptrdiff_t>(r * d.length));
+    }
+    const auto R = static_cast<std::int64_t>(d.rows), L = static_cast<std::int64_t>(d.length);
+    Batch b{std::move(name) + " " + d.text(), {from_values(f.in_name, {R, L}, x)}, {R}, {}, {}};
+    x = values(b.inputs[0]);
     std::vector<double> flushed(x.size());
     std::transform(x.begin(), x.end(), flushed.begin(), [&](double v) { return flush_input(f.in, v); });
-    const ref::RowShape shape{rows.size(), kRowLength};
+    const ref::RowShape shape{d.rows, d.length};
     const std::vector<double> pres = oracle(x, shape);
     const std::vector<double> flush = oracle(flushed, shape);
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const auto row = std::span(x).subspan(r * kRowLength, kRowLength);
+    for (std::size_t r = 0; r < d.rows; ++r) {
+        const auto row = std::span(x).subspan(r * d.length, d.length);
         if (exact_sums) {
-            require_exact_and_consistent(row, true, f.acc, rows[r].name);
-            require_exact_and_consistent(std::span(flushed).subspan(r * kRowLength, kRowLength), true, f.acc,
-                                         rows[r].name);
+            require_exact_and_consistent(row, true, f.acc, rows[r]->name);
+            require_exact_and_consistent(std::span(flushed).subspan(r * d.length, d.length), true, f.acc,
+                                         rows[r]->name);
         }
-        const double y_pres = exact_result(f.out, pres[r], rows[r].name);
+        const double y_pres = exact_result(f.out, pres[r], rows[r]->name);
         const double y_flush = flushed_result(f.out, flush[r]);
         if (!distinguishing(y_pres, y_flush)) continue;
         const bool subnormal_input =
@@ -172,24 +198,41 @@ Batch row_reduction_batch(std::string name, const ConfigFormats& f, const std::v
         b.elements.push_back({r, side_of(subnormal_input, is_subnormal(f.out, y_pres)), y_pres, y_flush, true});
     }
     const HostTensor& tensor = b.inputs[0];
-    b.inputs_of = [tensor](std::size_t r) { return depends_on_range("x", tensor, r * kRowLength, kRowLength); };
+    const std::size_t length = d.length;
+    b.inputs_of = [tensor, length](std::size_t r) { return depends_on_range("x", tensor, r * length, length); };
     return b;
 }
 
-Batch reduce_sum_batch(const ConfigFormats& f, GridDraws& draws) {
+// Every probe row at every shape: the rows built at each length, cycled
+// through calls of the shape's row count.
+template <typename BuildRows, typename RowOracle>
+std::vector<Batch> row_reduction_batches(const std::string& name, const harness::Instance& instance,
+                                         const ConfigFormats& f, BuildRows build_rows, RowOracle oracle,
+                                         bool exact_sums) {
+    std::vector<Batch> batches;
+    for (const auto& d : row_dims(instance, 1, "a row to reduce")) {
+        const std::vector<RowProbe> probes = build_rows(d.length);
+        for (std::size_t first = 0; first < probes.size(); first += d.rows)
+            batches.push_back(row_reduction_batch(name, f, probes, first, d, oracle, exact_sums));
+    }
+    return batches;
+}
+
+std::vector<Batch> reduce_sum_batches(const harness::Instance& instance, const ConfigFormats& f, GridDraws& draws) {
     const auto oracle = [](std::span<const double> x, const ref::RowShape& shape) {
         return ref::reduce_sum_oracle(x, shape).value;
     };
-    return row_reduction_batch("reduce_sum rows", f, reduce_sum_rows(f.in, draws), oracle, true);
+    const auto rows = [&](std::size_t length) { return reduce_sum_rows(f.in, length, draws); };
+    return row_reduction_batches("reduce_sum rows", instance, f, rows, oracle, true);
 }
 
 // ---------------------------------------------------------------- reduce_max
 
-std::vector<RowProbe> reduce_max_rows(ref::Format in, GridDraws& draws) {
+std::vector<RowProbe> reduce_max_rows(ref::Format in, std::size_t length, GridDraws& draws) {
     const Grid g = grid_of(in);
     std::vector<RowProbe> rows;
     auto grid_row = [&](std::string name, std::int64_t lo, std::int64_t hi) {
-        std::vector<double> row(kRowLength);
+        std::vector<double> row(length);
         for (double& v : row) v = g.step * static_cast<double>(draws.next(lo, hi));
         rows.push_back({std::move(name), std::move(row)});
     };
@@ -203,22 +246,23 @@ std::vector<RowProbe> reduce_max_rows(ref::Format in, GridDraws& draws) {
              {"+max subnormal", {largest}},
              {"-max subnormal, -min subnormal", {-largest, -g.step}},
              {"-max subnormal", {-largest}}}) {
-        std::vector<double> row(kRowLength, -g.tiny);
-        const std::array<ref::Position, 3> at{ref::Position::first, ref::Position::middle, ref::Position::last};
-        for (std::size_t j = 0; j < values.size(); ++j)
-            row[position(at[(rows.size() + j) % at.size()], kRowLength)] = values[j];
+        if (values.size() > length) continue;
+        std::vector<double> row(length, -g.tiny);
+        const auto at = spread_positions(values.size(), length, rows.size());
+        for (std::size_t j = 0; j < values.size(); ++j) row[at[j]] = values[j];
         rows.push_back({name, std::move(row)});
     }
     return rows;
 }
 
-Batch reduce_max_batch(const ConfigFormats& f, GridDraws& draws) {
+std::vector<Batch> reduce_max_batches(const harness::Instance& instance, const ConfigFormats& f, GridDraws& draws) {
     // No arithmetic: the maximum is one of the row's values, exact, and
     // flushing the inputs or the result gives the same zero.
     const auto oracle = [](std::span<const double> x, const ref::RowShape& shape) {
         return ref::reduce_max_oracle(x, shape);
     };
-    return row_reduction_batch("reduce_max rows", f, reduce_max_rows(f.in, draws), oracle, false);
+    const auto rows = [&](std::size_t length) { return reduce_max_rows(f.in, length, draws); };
+    return row_reduction_batches("reduce_max rows", instance, f, rows, oracle, false);
 }
 
 // ---------------------------------------------------------------- matmul
@@ -352,46 +396,48 @@ std::vector<Batch> matmul_batches(const harness::Instance& instance, const Confi
 
 // ---------------------------------------------------------------- softmax (function probe)
 
-constexpr std::size_t kSoftmaxRows = 8;
-constexpr std::size_t kSoftmaxRowLength = 64;
-// Rows whose entry 0 is 0 (the maximum) and whose other probabilities
+// Rows of L whose entry 0 is 0 (the maximum) and whose other probabilities
 // exp(x) / s fall in the output's subnormal range at or above the smallest
 // probe probability. s < 1 + (L - 1) tiny(out), so the logits start where
 // exp(x) reaches that probability times this factor; they end where exp(x)
 // stays that probability below tiny(out), so that no value within C-CMP-01's
-// allowance of any of them is normal (inside_subnormal_range).
-Batch softmax_batch(const harness::ProbeContext& context, const ConfigFormats& f, GridDraws& draws) {
+// allowance of any of them is normal (inside_subnormal_range). One call per
+// shape [rows, L] of `shapes`, every row drawn.
+Batch softmax_batch(const harness::ProbeContext& context, const ConfigFormats& f, const RowDims& d, GridDraws& draws) {
     const auto& out = ref::info(f.out);
     const double smallest = smallest_function_probe_value(context, f);
-    const double denominator_above_one = static_cast<double>(kSoftmaxRowLength - 1) * out.min_normal;
+    const double denominator_above_one = static_cast<double>(d.length - 1) * out.min_normal;
     const double x_low = value_at_or_above(f.in, std::log(smallest) + std::log1p(denominator_above_one));
     const double x_high = value_at_or_below(f.in, std::log(out.min_normal - smallest));
-    if (!(x_low <= x_high)) throw std::logic_error("C-CMP-02 softmax probe: no logit gives a subnormal probability");
+    if (!(x_low <= x_high))
+        throw std::logic_error("C-CMP-02 softmax probe: no logit gives a subnormal probability in rows of " +
+                               std::to_string(d.length));
     // Negative values order their patterns by magnitude.
     const std::int64_t low_bits = ref::encode(f.in, x_high), high_bits = ref::encode(f.in, x_low);
 
-    std::vector<std::uint32_t> bits(kSoftmaxRows * kSoftmaxRowLength, 0);
-    for (std::size_t r = 0; r < kSoftmaxRows; ++r)
-        for (std::size_t j = 1; j < kSoftmaxRowLength; ++j)
-            bits[r * kSoftmaxRowLength + j] = static_cast<std::uint32_t>(draws.next(low_bits, high_bits));
-    const auto rows = static_cast<std::int64_t>(kSoftmaxRows), length = static_cast<std::int64_t>(kSoftmaxRowLength);
-    Batch b{"softmax rows with subnormal probabilities",
+    std::vector<std::uint32_t> bits(d.rows * d.length, 0);
+    for (std::size_t r = 0; r < d.rows; ++r)
+        for (std::size_t j = 1; j < d.length; ++j)
+            bits[r * d.length + j] = static_cast<std::uint32_t>(draws.next(low_bits, high_bits));
+    const auto rows = static_cast<std::int64_t>(d.rows), length = static_cast<std::int64_t>(d.length);
+    Batch b{"softmax rows with subnormal probabilities " + d.text(),
             {tensor_of_bits(f.in_name, {rows, length}, bits)},
             {rows, length},
             {},
             {}};
     const auto x = values(b.inputs[0]);
-    const auto y = ref::softmax_oracle(x, {kSoftmaxRows, kSoftmaxRowLength}, ref::MaskedRow::nan).value;
+    const auto y = ref::softmax_oracle(x, {d.rows, d.length}, ref::MaskedRow::nan).value;
     for (std::size_t i = 0; i < y.size(); ++i) {
-        if (i % kSoftmaxRowLength == 0) continue;  // the row maximum: probability near 1 either way
+        if (i % d.length == 0) continue;  // the row maximum: probability near 1 either way
         if (!inside_subnormal_range(f.out, y[i], smallest))
             throw std::logic_error("C-CMP-02 softmax probe: a probability left the subnormal window");
         b.elements.push_back({i, SubnormalSide::output, y[i], 0.0, false});
     }
     const HostTensor& tensor = b.inputs[0];
-    b.inputs_of = [tensor](std::size_t i) {
-        const std::size_t row = i / kSoftmaxRowLength;
-        return depends_on_range("x", tensor, row * kSoftmaxRowLength, kSoftmaxRowLength);
+    const std::size_t row_length = d.length;
+    b.inputs_of = [tensor, row_length](std::size_t i) {
+        const std::size_t row = i / row_length;
+        return depends_on_range("x", tensor, row * row_length, row_length);
     };
     return b;
 }
@@ -405,22 +451,20 @@ harness::CaseResult subnormal_handling_matmul(harness::ProbeContext& context) {
 
 harness::CaseResult subnormal_handling_reduce_sum(harness::ProbeContext& context) {
     GridDraws draws(context.seed());
-    std::vector<Batch> batches;
-    batches.push_back(reduce_sum_batch(formats_of(context.instance()), draws));
-    return judge_batches(context, std::move(batches));
+    return judge_batches(context, reduce_sum_batches(context.instance(), formats_of(context.instance()), draws));
 }
 
 harness::CaseResult subnormal_handling_reduce_max(harness::ProbeContext& context) {
     GridDraws draws(context.seed());
-    std::vector<Batch> batches;
-    batches.push_back(reduce_max_batch(formats_of(context.instance()), draws));
-    return judge_batches(context, std::move(batches));
+    return judge_batches(context, reduce_max_batches(context.instance(), formats_of(context.instance()), draws));
 }
 
 harness::CaseResult subnormal_handling_softmax(harness::ProbeContext& context) {
     GridDraws draws(context.seed());
+    const ConfigFormats f = formats_of(context.instance());
     std::vector<Batch> batches;
-    batches.push_back(softmax_batch(context, formats_of(context.instance()), draws));
+    for (const auto& d : row_dims(context.instance(), 2, "a probability below the row maximum"))
+        batches.push_back(softmax_batch(context, f, d, draws));
     return judge_batches(context, std::move(batches));
 }
 

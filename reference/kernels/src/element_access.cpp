@@ -1,5 +1,6 @@
 #include "element_access.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -87,6 +88,14 @@ float round_through(Dtype dtype, float value) {
         case Dtype::bf16: return ref::bf16_to_f32(ref::f32_to_bf16(value));
         default: return value;
     }
+}
+
+Settings for_extents(const Settings& settings, std::initializer_list<std::int64_t> extents) {
+    constexpr std::int64_t kLargeTile = 32;
+    Settings out = settings;
+    if (settings.violation == Violation::large_tile_ftz && std::max(extents) >= kLargeTile)
+        out.violation = Violation::ftz_daz;
+    return out;
 }
 
 }  // namespace kcs::kernels::detail

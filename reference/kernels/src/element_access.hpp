@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "kcs/reference/kernels.hpp"
 
@@ -27,6 +28,12 @@ bool is_float(Dtype dtype);  // f32, f16 or bf16
 inline bool flushes_subnormals(const Settings& settings) {
     return settings.violation == Violation::ftz_daz || settings.conformer == Conformer::ftz;
 }
+
+// The settings a problem of these extents runs under: large_tile_ftz's
+// kernel for problems with an extent of at least 32 (matmul's M, K or N, a
+// row operator's row count or length) flushes as ftz_daz does, its kernel
+// for smaller ones does not.
+Settings for_extents(const Settings& settings, std::initializer_list<std::int64_t> extents);
 
 // Whether mul_add and the layernorm affine step fuse their a*b+c: the
 // contracted_mul_add violation and the fma conformer.

@@ -134,9 +134,9 @@ const std::vector<ViolationInfo>& violations() {
          "Subnormal inputs are read as zero and subnormal results stored as zero while the claims say "
          "preserve: the effect of FTZ/DAZ modes and -cl-denorms-are-zero."},
         {Violation::large_tile_ftz, "large-tile-ftz", "C-CMP-02",
-         "matmul flushes subnormal inputs and results when M, K or N is 32 or more and keeps them below: "
-         "a library whose kernel for large problems is built with FTZ/DAZ while its small-problem kernel "
-         "is not."},
+         "matmul flushes subnormal inputs and results when M, K or N is 32 or more (reduce_sum, reduce_max "
+         "and softmax when the row count or length is) and keeps them below: a library whose kernel for "
+         "large problems is built with FTZ/DAZ while its small-problem kernel is not."},
         {Violation::contracted_mul_add, "contracted-mul-add", "C-CMP-03",
          "mul_add (and the affine step of the norms) is evaluated with a fused multiply-add while the "
          "claims say fp_contract off: the compiler's default contraction."},

@@ -96,17 +96,6 @@ void row_in_order(const std::vector<float>& a_row, const float* b, const MatmulD
     }
 }
 
-// large_tile_ftz: the kernel for problems with a dimension of at least
-// this size runs under FTZ/DAZ (ftz_daz's loads and stores); smaller ones do not.
-constexpr std::int64_t kLargeTile = 32;
-
-Settings effective_settings(const Settings& settings, const MatmulDims& dims) {
-    Settings out = settings;
-    if (settings.violation == Violation::large_tile_ftz && std::max({dims.m, dims.k, dims.n}) >= kLargeTile)
-        out.violation = Violation::ftz_daz;
-    return out;
-}
-
 // rare_batch_rounding: a call of more than one row sums every third column
 // as two halves of K. Both are sums the accumulator contract allows; they
 // differ by f32 ulps, which an f16 or bf16 store hides in all but about 1
@@ -119,7 +108,7 @@ void split_every_third_column(const std::vector<float>& a_row, const float* b, c
 
 Result compute(const OpCall& call, const Settings& requested) {
     const MatmulDims dims = dims_of(call);
-    const Settings settings = effective_settings(requested, dims);
+    const Settings settings = for_extents(requested, {dims.m, dims.k, dims.n});
     const Tensor& a = call.inputs[0];
     const Tensor& c = call.outputs[0];
     const std::vector<float> b = load_b(call.inputs[1], dims, settings);

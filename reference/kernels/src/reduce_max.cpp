@@ -32,10 +32,11 @@ float fmax_row(const std::vector<float>& row) {
     return maximum;
 }
 
-Result compute(const OpCall& call, const Settings& settings) {
+Result compute(const OpCall& call, const Settings& requested) {
     const Tensor& x = call.inputs[0];
     const Tensor& y = call.outputs[0];
     const Rows rows = rows_of(x);
+    const Settings settings = for_extents(requested, {rows.count, rows.length});
     const bool drops_nan = settings.violation == Violation::nan_dropping_max;
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         const std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);

@@ -23,10 +23,11 @@ Result check(const OpCall& call, const Settings&) {
     return check_reduced_output(call, call.outputs[0], call.inputs[0]);
 }
 
-Result compute(const OpCall& call, const Settings& settings) {
+Result compute(const OpCall& call, const Settings& requested) {
     const Tensor& x = call.inputs[0];
     const Tensor& y = call.outputs[0];
     const Rows rows = rows_of(x);
+    const Settings settings = for_extents(requested, {rows.count, rows.length});
     const SumPlan plan = split_plan(settings, rows.count, y.dtype);
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         const std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);

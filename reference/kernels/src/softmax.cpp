@@ -39,10 +39,11 @@ void exponentiate(std::vector<float>& row, const Settings& settings) {
     for (float& value : row) value = naive ? std::exp(value) : std::exp(value - shift);
 }
 
-Result compute(const OpCall& call, const Settings& settings) {
+Result compute(const OpCall& call, const Settings& requested) {
     const Tensor& x = call.inputs[0];
     const Tensor& y = call.outputs[0];
     const Rows rows = rows_of(x);
+    const Settings settings = for_extents(requested, {rows.count, rows.length});
     const SumPlan plan = row_sum_plan(settings, rows.count);
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);

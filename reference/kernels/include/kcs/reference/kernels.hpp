@@ -74,7 +74,7 @@ enum class Violation {
     approx_tanh,             // C-CMP-01: tanh as 1 - 2/(exp(2x) + 1)
     biased_log,              // C-CMP-01: log off by 2^-15 relative in f32, stores rounded correctly
     ftz_daz,                 // C-CMP-02: subnormal inputs and results flushed to zero
-    large_tile_ftz,          // C-CMP-02: ftz_daz in matmul's kernel for M, K or N >= 32
+    large_tile_ftz,          // C-CMP-02: ftz_daz for M, K or N (rows or row length) >= 32
     contracted_mul_add,      // C-CMP-03: mul_add through a fused multiply-add
     nan_dropping_max,        // C-EXC-01: maximum through fmax
     oob_zero_under_raise,    // C-EXC-02: zero rows for bad indices while claiming raise
