@@ -3,9 +3,10 @@
 // keys: K's and V's rows move together, which leaves O unchanged in exact
 // arithmetic and reorders the denominator and the P.V sum.
 //
-// For each key length T of the sweep, base problems: (1) Q and K from
-// uniform(-1,1) (scores within +-4 with D = 16 and the default scale 1/4, so
-// every gap is at most 8, within the precondition's 32), V from
+// For each shape [S, T, D] of the sweep (S queries, T keys, head dimension
+// D), base problems: (1) Q and K from uniform(-1,1) (scores within
+// +-sqrt(D) with the default scale 1/sqrt(D), so every gap is at most
+// 2 sqrt(D) <= 32 for D <= 256, the precondition's bound), V from
 // normal(0,1); (3) the same with one large value, 1e3, in the first key's V
 // row. Each is run under the identity, the reversal, the seeded
 // permutations 0 .. permutations-1 and, for (3), placements of the large key
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "attention_problems.hpp"
+#include "exactness_common.hpp"
 #include "attention_probes.hpp"
 #include "kcs/reference/permutation.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -29,24 +31,25 @@ namespace {
 using namespace attention;
 using namespace precision;
 
-constexpr std::int64_t kQueries = 8;
-constexpr std::int64_t kHeadDim = 16;
 constexpr double kLargeValue = 1e3;
+// The precondition's score gap, 2 sqrt(D) for uniform(-1,1) Q and K, stays within 32.
+constexpr std::int64_t kLargestHeadDim = 256;
 
 struct BaseProblem {
     AttentionProblem problem;
     std::vector<Order> placements;  // the orders that move the large key (none for (1))
 };
 
-std::vector<BaseProblem> base_problems(const harness::Instance& instance, const harness::Claims& claims, std::int64_t T,
-                                       std::uint64_t seed) {
+// [S, T, D] = `shape`.
+std::vector<BaseProblem> base_problems(const harness::Instance& instance, const harness::Claims& claims,
+                                       const std::vector<std::int64_t>& shape, std::uint64_t seed) {
+    const std::int64_t T = shape[1], D = shape[2];
     const ref::Uniform uniform{-1.0, 1.0};
-    AttentionProblem normal =
-        drawn_problem(instance, claims, kQueries, T, kHeadDim, uniform, uniform, ref::Normal{0.0, 1.0}, seed,
-                      "(1) Q, K from uniform(-1,1), V from normal(0,1)");
+    AttentionProblem normal = drawn_problem(instance, claims, shape[0], T, D, uniform, uniform, ref::Normal{0.0, 1.0},
+                                            seed, "(1) Q, K from uniform(-1,1), V from normal(0,1)");
     AttentionProblem large = normal;
     large.data_set = "(3) one key's V row 1e3 among normal(0,1)";
-    for (std::int64_t d = 0; d < kHeadDim; ++d) large.v[static_cast<std::size_t>(d)] = kLargeValue;
+    for (std::int64_t d = 0; d < D; ++d) large.v[static_cast<std::size_t>(d)] = kLargeValue;
     fit_to_inputs(instance, large);
     const auto n = static_cast<std::uint64_t>(T);
     return {{std::move(normal), {}},
@@ -121,14 +124,15 @@ harness::CaseResult attention_bounded_path_dependence(harness::ProbeContext& con
     const auto model = tolerance::OrderBound::from_catalog(*instance.contract);
     const std::int64_t permutations = context.integer("permutations");
     std::vector<KFigures> sweep;
-    for (const std::int64_t T : context.int_list("K")) {
-        if (T < kHeadDim + 2) throw std::invalid_argument(instance.id + ": C-ORD-01 needs T >= D + 2");
-        KFigures k{T, {}};
-        for (const BaseProblem& base : base_problems(instance, context.claims(), T, context.seed()))
+    for (const auto& shape : exactness::probe_shapes(instance, 3, "[S, T, D]")) {
+        if (shape[1] < shape[2] + 2 || shape[2] > kLargestHeadDim)
+            throw std::invalid_argument(instance.id + ": C-ORD-01 needs T >= D + 2 and D <= 256 in every shape");
+        KFigures k{shape[1], exactness::shape_text(shape), {}};
+        for (const BaseProblem& base : base_problems(instance, context.claims(), shape, context.seed()))
             k.problems.push_back(measure(context, model, base, permutations));
         sweep.push_back(std::move(k));
     }
-    if (sweep.empty()) throw std::invalid_argument(instance.id + ": the K sweep is empty");
+    if (sweep.empty()) throw std::invalid_argument(instance.id + ": the shape sweep is empty");
     return order_sweep_verdict(instance, model, sweep);
 }
 

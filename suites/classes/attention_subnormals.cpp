@@ -15,8 +15,9 @@
 //   smallest normal of the input dtype, V = (1, -1): O = tanh(a c) with a c
 //   in [1/2, 1), normal in every output dtype; read as zero, Q gives equal
 //   scores and O = (1 - 1) / 2 = 0 exactly.
-//   Equal scores and subnormal values (the class's attention probe): Q = 0,
-//   so every score is 0 and O[0, d] is the mean of V[:, d], a column of
+//   Equal scores and subnormal values (the class's attention probe), at
+//   every shape [S, T, D] of the `shapes` parameter: Q = 0, so every score
+//   is 0 and O[s, d] is the mean of V[:, d], a column of
 //   subnormals of one sign from the upper half of the grid; read as zeros V
 //   gives 0. The mean is normal where the output dtype is wider (f16 inputs,
 //   f32 output: input side) and subnormal elsewhere (both sides).
@@ -46,8 +47,6 @@ constexpr std::int64_t kExpRows = 4;         // output side: 4 queries of 63 pro
 constexpr std::int64_t kExpSize = 64;        // D = T = 64: the default scale 1/8 is exact
 constexpr double kQueryFactor = 8;           // 1 / the default scale
 constexpr std::int64_t kSubnormalQueries = 64;
-constexpr std::int64_t kValueKeys = 16;      // equal scores: the mean of 16 values per column
-constexpr std::int64_t kValueColumns = 64;
 
 AttentionProblem empty_problem(std::int64_t queries, std::int64_t keys, std::int64_t head_dim, std::string data_set) {
     AttentionProblem p;
@@ -119,15 +118,18 @@ Batch subnormal_queries(const harness::ProbeContext& context, const ConfigFormat
     return b;
 }
 
-Batch subnormal_values(const harness::ProbeContext& context, const ConfigFormats& f, GridDraws& draws) {
+// [S, T, D] = `shape`: S queries, T keys, the mean of T values per column.
+Batch subnormal_values(const harness::ProbeContext& context, const ConfigFormats& f, GridDraws& draws,
+                       const std::vector<std::int64_t>& shape) {
     const harness::Instance& instance = context.instance();
     const Grid in = grid_of(f.in);
-    AttentionProblem p = empty_problem(1, kValueKeys, kValueColumns, "equal scores (Q = 0), columns of subnormal V");
+    const std::int64_t T = shape[1], D = shape[2];
+    AttentionProblem p =
+        empty_problem(shape[0], T, D, "equal scores (Q = 0), columns of subnormal V " + shape_text(shape));
     for (double& k : p.k) k = 1;
-    for (std::int64_t t = 0; t < kValueKeys; ++t)
-        for (std::int64_t d = 0; d < kValueColumns; ++d)
-            p.v[static_cast<std::size_t>(t * kValueColumns + d)] =
-                (d % 2 ? -1.0 : 1.0) * upper_half_subnormal(in, draws);
+    for (std::int64_t t = 0; t < T; ++t)
+        for (std::int64_t d = 0; d < D; ++d)
+            p.v[static_cast<std::size_t>(t * D + d)] = (d % 2 ? -1.0 : 1.0) * upper_half_subnormal(in, draws);
     Batch b = batch_of(instance, p);
     const double smallest = smallest_function_probe_value(context, f);
     const auto y = attention::attention_reference(instance, p).value;
@@ -148,7 +150,8 @@ harness::CaseResult attention_subnormal_handling(harness::ProbeContext& context)
     std::vector<Batch> batches;
     batches.push_back(output_side(context, f, draws));
     batches.push_back(subnormal_queries(context, f, draws));
-    batches.push_back(subnormal_values(context, f, draws));
+    for (const auto& shape : probe_shapes(context.instance(), 3, "[S, T, D]"))
+        batches.push_back(subnormal_values(context, f, draws, shape));
     return judge_batches(context, std::move(batches));
 }
 

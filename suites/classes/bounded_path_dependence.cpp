@@ -11,9 +11,12 @@
 // operand's reduced axis at once; outputs are brought back to the base
 // order and judged by order_bound against the base problem's y* and M.
 //
-// Problem size: 16 rows (matmul 16 x 16 outputs). The adversarial structure
-// is the same in every row; rows only add random variety, and every order
-// is one more run, so a modest count keeps the sweep cheap.
+// Problem sizes: the catalog's `shapes`, [M, K, N] for matmul and [rows, K]
+// for the others. The adversarial structure is the same in every row; the
+// rows and columns are there to reach the kernels a library picks by shape
+// (a split of K chosen only for few outputs, a vector path from some row
+// count up), and every order is one more run, so the sweep pairs its large
+// row counts with short K.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +28,7 @@
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/permutation.hpp"
 #include "kcs/suites/operator_io.hpp"
+#include "exactness_common.hpp"
 #include "precision_probes.hpp"
 #include "precision_verdicts.hpp"
 #include "order_sweep.hpp"
@@ -38,7 +42,25 @@ using namespace precision;
 using tolerance::OrderBound;
 using tolerance::OrderBoundResult;
 
-constexpr std::int64_t kRows = 16;
+// One problem size of the sweep.
+struct ProblemShape {
+    std::int64_t rows = 0;  // matmul M
+    std::int64_t k = 0;     // the permuted axis
+    std::int64_t cols = 1;  // matmul N
+    std::vector<std::int64_t> extents;
+};
+
+// The instance's shapes, each K at least 4 (the placements need four distinct positions).
+std::vector<ProblemShape> problem_shapes(const harness::Instance& instance) {
+    const bool matmul = reducing_operator(instance) == ReducingOperator::matmul;
+    std::vector<ProblemShape> shapes;
+    for (auto& s : exactness::probe_shapes(instance, matmul ? 3 : 2, matmul ? "[M, K, N]" : "[rows, K]")) {
+        if (s[1] < 4) throw std::invalid_argument(instance.id + ": C-ORD-01 needs K >= 4 in every shape");
+        shapes.push_back({s[0], s[1], matmul ? s[2] : 1, std::move(s)});
+    }
+    if (shapes.empty()) throw std::invalid_argument(instance.id + ": the shape sweep is empty");
+    return shapes;
+}
 
 // A base problem and the positions of its large entries.
 struct BaseProblem {
@@ -72,11 +94,11 @@ double pair_magnitude(const harness::Instance& instance) {
 // The large entry of data set (3): 16 for softmax logits, 1e3 otherwise.
 double large_entry(ReducingOperator op) { return op == ReducingOperator::softmax ? 16.0 : 1e3; }
 
-ReductionProblem normal_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t k,
-                                std::uint64_t seed) {
+ReductionProblem normal_problem(const harness::Instance& instance, const harness::Claims& claims,
+                                const ProblemShape& shape, std::uint64_t seed) {
     const ReducingOperator op = reducing_operator(instance);
-    const bool matmul = op == ReducingOperator::matmul;
-    ReductionProblem p = draw_problem(instance, claims, kRows, k, matmul ? kRows : 1, ref::Normal{0.0, 1.0}, seed, "normal(0,1)");
+    ReductionProblem p =
+        draw_problem(instance, claims, shape.rows, shape.k, shape.cols, ref::Normal{0.0, 1.0}, seed, "normal(0,1)");
     if (is_norm(op)) use_unit_affine(p);
     return p;
 }
@@ -105,16 +127,16 @@ std::string number_text(double x) {
     return text;
 }
 
-// (1), (2) and (3) for one K. The large entries of (2) start at the first and
+// (1), (2) and (3) for one shape. The large entries of (2) start at the first and
 // last positions, that of (3) at the first; the placements put them at the
 // start, at the end, together and K/2 apart (a single entry: at the end and
 // in the middle), so that any split into two or more partials separates a
 // pair, or isolates the single entry, in some problem.
-std::vector<BaseProblem> base_problems(const harness::Instance& instance, const harness::Claims& claims, std::int64_t k,
-                                       std::uint64_t seed) {
+std::vector<BaseProblem> base_problems(const harness::Instance& instance, const harness::Claims& claims,
+                                       const ProblemShape& shape, std::uint64_t seed) {
     const ReducingOperator op = reducing_operator(instance);
-    const auto n = static_cast<std::uint64_t>(k);
-    const ReductionProblem normal = normal_problem(instance, claims, k, seed);
+    const auto n = static_cast<std::uint64_t>(shape.k);
+    const ReductionProblem normal = normal_problem(instance, claims, shape, seed);
     std::vector<BaseProblem> bases;
     bases.push_back({normal, {}, {}, {}});
 
@@ -206,13 +228,12 @@ harness::CaseResult bounded_path_dependence(harness::ProbeContext& context) {
     const std::int64_t permutations = context.integer("permutations");
 
     std::vector<KFigures> sweep;
-    for (const std::int64_t K : context.int_list("K")) {
-        KFigures k{K, {}};
-        for (const BaseProblem& base : base_problems(instance, context.claims(), K, context.seed()))
+    for (const ProblemShape& shape : problem_shapes(instance)) {
+        KFigures k{shape.k, exactness::shape_text(shape.extents), {}};
+        for (const BaseProblem& base : base_problems(instance, context.claims(), shape, context.seed()))
             k.problems.push_back(measure_problem(context, model, base, permutations));
         sweep.push_back(std::move(k));
     }
-    if (sweep.empty()) throw std::invalid_argument(instance.id + ": the K sweep is empty");
     return order_sweep_verdict(instance, model, sweep);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 
 #include "ordering_results.hpp"
@@ -144,6 +145,27 @@ harness::CaseResult determinism_verdict(const harness::Instance& instance, const
                       std::to_string(comparison.differing) + " of " + std::to_string(comparison.compared) +
                       " elements",
                   std::move(evidence));
+}
+
+harness::CaseResult determinism_sweep_verdict(std::vector<harness::CaseResult> per_shape) {
+    if (per_shape.empty()) throw std::invalid_argument("determinism_sweep_verdict: no shape was run");
+    spec::Json shapes_run = spec::Json::array();
+    std::uint64_t runs = 0;
+    for (const auto& r : per_shape) {
+        shapes_run.push_back({{"shape", r.evidence.details.at("shape")},
+                              {"verdict", std::string(harness::to_string(r.verdict))},
+                              {"distinct_hashes", r.evidence.figure},
+                              {"runs", r.evidence.judged.count}});
+        runs += r.evidence.judged.count;
+    }
+    const auto decider = std::find_if(per_shape.begin(), per_shape.end(),
+                                      [](const harness::CaseResult& r) { return r.verdict != harness::Verdict::pass; });
+    harness::CaseResult result = std::move(decider == per_shape.end() ? per_shape.front() : *decider);
+    if (decider == per_shape.end() && per_shape.size() > 1)
+        result.message += "; the same at each of the " + std::to_string(per_shape.size()) + " shapes";
+    result.evidence.judged.count = runs;
+    result.evidence.details["shapes_run"] = std::move(shapes_run);
+    return result;
 }
 
 }  // namespace kcs::suites

@@ -65,4 +65,11 @@ harness::CaseResult determinism_verdict(const harness::Instance& instance, const
                                         const tolerance::DistinctOutputsParams& params,
                                         const DeterminismRecord& record);
 
+// One verdict over the shapes of a sweep, each judged by
+// determinism_verdict: the first FAIL (its message and evidence name its
+// shape), else the first shape's PASS. Either way the evidence counts the
+// runs of every shape and lists each shape's verdict and distinct hashes in
+// details.shapes_run.
+harness::CaseResult determinism_sweep_verdict(std::vector<harness::CaseResult> per_shape);
+
 }  // namespace kcs::suites

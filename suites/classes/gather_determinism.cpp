@@ -1,16 +1,17 @@
 // C-ORD-02 Run-to-run determinism (spec/v1/classes/C-ORD-02.yaml) for
-// gather. One problem per seed at the functional test's shape [R, C, N]
-// with one element added to the last axis (C + 1, so that tail paths run
-// too), the table from normal(0, 1) and the indices from the integers in
-// [0, R - 1], repeats included (gather_problems.hpp). It runs `runs` times
-// in the same buffers and `runs` times in freshly allocated ones, each of
-// those after a call on another problem; the outputs' SHA-256 hashes must
-// take at most max_distinct values (distinct_outputs).
+// gather. At each shape [R, C, N] of the `shapes` parameter, one problem
+// per seed: the table from normal(0, 1) and the indices from the integers
+// in [0, R - 1], repeats included (gather_problems.hpp). It runs `runs`
+// times in the same buffers, `runs` times in freshly allocated ones, each
+// of those after a call on another problem, and (quick, full) under load;
+// the outputs' SHA-256 hashes must take at most max_distinct values
+// (distinct_outputs) at every shape.
 #include <algorithm>
 #include <string>
 
 #include "../tolerance/distinct_outputs.hpp"
 #include "determinism_verdict.hpp"
+#include "exactness_common.hpp"
 #include "gather_problems.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "norm_probes.hpp"
@@ -20,15 +21,11 @@ namespace kcs::suites {
 
 namespace {
 
-GatherShape determinism_shape(const harness::Instance& instance, const spec::Catalog& catalog) {
-    const std::string& test_id = instance.contract->calibration.functional_test;
-    const spec::FunctionalTest* test = catalog.find_functional_test(test_id);
-    if (!test || !test->shapes.contains("gather"))
-        throw std::invalid_argument("the functional test '" + test_id + "' gives no shape for gather");
-    const auto& dims = test->shapes.at("gather");
-    if (dims.size() != 3 || dims[0] < 1 || dims[1] < 1 || dims[2] < 1)
-        throw std::invalid_argument("the functional test's gather shape is not [R, C, N] with every extent >= 1");
-    return {dims[0], dims[1] + 1, dims[2]};
+std::vector<GatherShape> determinism_shapes(const harness::Instance& instance) {
+    std::vector<GatherShape> shapes;
+    for (const auto& s : exactness::probe_shapes(instance, 3, "[R, C, N]")) shapes.push_back({s[0], s[1], s[2]});
+    if (shapes.empty()) throw std::invalid_argument(instance.id + ": the shape sweep is empty");
+    return shapes;
 }
 
 // Half of every extent: every tensor changes size, so every buffer is
@@ -61,20 +58,23 @@ harness::CaseResult gather_determinism_probe(harness::ProbeContext& context) {
         throw std::invalid_argument(instance.id + ": this C-ORD-02 probe measures gather only");
     const auto params = tolerance::DistinctOutputsParams::from(instance.contract->tolerance);
 
-    // Step 1: one problem for this seed; the other problem from another seed.
-    const GatherShape shape = determinism_shape(instance, context.catalog());
-    const std::uint64_t other_seed = previous_seed(context.seed());
-    const GatherProblem problem = draw_gather(instance, shape, context.seed());
-    const GatherProblem other = draw_gather(instance, other_size(shape), other_seed);
-    const harness::Invocation call = gather_call(instance, problem, problem.index);
-    const harness::Invocation other_call = gather_call(instance, other, other.index);
     const int runs = determinism_runs_per_condition(context, params);
+    std::vector<harness::CaseResult> per_shape;
+    for (const GatherShape& shape : determinism_shapes(instance)) {
+        // Step 1: one problem for this seed; the other problem from another seed.
+        const std::uint64_t other_seed = previous_seed(context.seed());
+        const GatherProblem problem = draw_gather(instance, shape, context.seed());
+        const GatherProblem other = draw_gather(instance, other_size(shape), other_seed);
+        const harness::Invocation call = gather_call(instance, problem, problem.index);
+        const harness::Invocation other_call = gather_call(instance, other, other.index);
 
-    // Steps 2-3: `runs` times under each condition.
-    const DeterminismConditions conditions = run_conditions(context, call, other_call, runs);
-    const DeterminismRecord record{describe(shape), describe(other.shape) + ", seed " + std::to_string(other_seed),
-                                   runs, [&](std::size_t i) { return dependencies(problem, i); }};
-    return determinism_verdict(instance, conditions, params, record);
+        // Steps 2-3: `runs` times under each condition.
+        const DeterminismConditions conditions = run_conditions(context, call, other_call, runs);
+        const DeterminismRecord record{describe(shape), describe(other.shape) + ", seed " + std::to_string(other_seed),
+                                       runs, [&](std::size_t i) { return dependencies(problem, i); }};
+        per_shape.push_back(determinism_verdict(instance, conditions, params, record));
+    }
+    return determinism_sweep_verdict(std::move(per_shape));
 }
 
 }  // namespace kcs::suites

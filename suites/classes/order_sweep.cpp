@@ -33,6 +33,11 @@ spec::Json problem_details(const ProblemFigures& f) {
             {"results_over_bound", r.errors_over_bound}};
 }
 
+// "K=4096 [1x4096x1] (normal(0,1)): ", the head of a verdict's message.
+std::string where_in_sweep(const KFigures& k, const ProblemFigures& p) {
+    return "K=" + std::to_string(k.K) + " " + k.shape + " (" + p.data_set + "): ";
+}
+
 }  // namespace
 
 Order identity(std::int64_t k) {
@@ -76,7 +81,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
     const KFigures* furthest_k = nullptr;
     bool diameter_failed = false, error_failed = false;
     for (const auto& k : sweep) {
-        spec::Json per_k = {{"K", k.K}};
+        spec::Json per_k = {{"K", k.K}, {"shape", k.shape}};
         for (const auto& p : k.problems) {
             per_k["problems"].push_back(problem_details(p));
             evidence.judged.count += p.result.elements;
@@ -100,7 +105,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
     evidence.worst = widest->worst_diameter;
     evidence.details["largest_error_over_bound"] = furthest->result.worst_error_ratio;
 
-    const std::string where = "K=" + std::to_string(widest_k->K) + " (" + widest->data_set + "): ";
+    const std::string where = where_in_sweep(*widest_k, *widest);
     if (diameter_failed) {
         const OrderBoundResult& r = widest->result;
         return case_verdict(instance, kDiameterExceeded,
@@ -127,7 +132,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
             // accumulation is (C-PRC-01's evidence), not the order.
             harness::CaseResult result = case_verdict(
                 instance, "unmatched",
-                "K=" + std::to_string(furthest_k->K) + " (" + furthest->data_set + "): every one of the " +
+                where_in_sweep(*furthest_k, *furthest) + "every one of the " +
                     std::to_string(furthest->order_names.size()) + " orders, '" + furthest->order_names.front() +
                     "' among them, gives results beyond B (the worst |y - y*| = " + std::to_string(r.worst_error) +
                     " against B = " + std::to_string(r.worst_error_bound) +
@@ -138,7 +143,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
         }
         return case_verdict(
             instance, kOrderErrorExceeded,
-            "K=" + std::to_string(furthest_k->K) + " (" + furthest->data_set + "): order '" +
+            where_in_sweep(*furthest_k, *furthest) + "order '" +
                 furthest->order_names[r.worst_error_order] + "' gives |y - y*| = " + std::to_string(r.worst_error) +
                 " beyond B = " + std::to_string(r.worst_error_bound) + " while every diameter is within its bound",
             std::move(evidence));

@@ -39,9 +39,10 @@ struct ProblemFigures {
     harness::WorstElement worst_error;     // the (element, order) with the largest |y_pi - y*| / B
 };
 
-// The base problems of one K.
+// The base problems of one shape of the sweep, K its permuted axis's length.
 struct KFigures {
     std::int64_t K = 0;
+    std::string shape;  // "[16x4096x16]"
     std::vector<ProblemFigures> problems;
 };
 

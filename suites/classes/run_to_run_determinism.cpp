@@ -1,9 +1,10 @@
 // C-ORD-02 Run-to-run determinism (spec/v1/classes/C-ORD-02.yaml), for
-// every operator row_problems.hpp knows. One problem per seed, at the
-// functional test's shape with the reduced axis lengthened, runs `runs`
-// times in the same buffers and `runs` times in freshly allocated ones,
-// each of those after a call on another problem; the outputs' SHA-256
-// hashes must take at most max_distinct values (distinct_outputs).
+// every operator row_problems.hpp knows. At each shape of the `shapes`
+// parameter, one problem per seed runs `runs` times in the same buffers,
+// `runs` times in freshly allocated ones, each of those after a call on
+// another problem, and (quick, full) `runs` times under load; the outputs'
+// SHA-256 hashes must take at most max_distinct values (distinct_outputs)
+// at every shape.
 #include <algorithm>
 #include <string>
 
@@ -21,21 +22,16 @@ namespace {
 using tolerance::DistinctOutputsParams;
 using tolerance::OutputHashTally;
 
-// Protocol step 1: "with the reduced axis lengthened to 4096 ... so that
-// tail paths run too"; values "from normal(0, 1)".
-constexpr std::int64_t kReducedAxisLength = 4096;
+// Protocol step 1: values "from normal(0, 1)".
 constexpr std::string_view kValues = "normal(0,1)";
 
-// Attention's rows (queries) each cost T * D twice over, 64 times a matmul
-// row at the functional test's shapes; its rows are independent, so 16 of
-// them run every path a row has while keeping the case as cheap as matmul's.
-constexpr std::int64_t kAttentionRows = 16;
-
-ProblemShape determinism_shape(const RowOperator& op, const spec::Catalog& catalog) {
-    ProblemShape shape = op.functional_test_shape(catalog);
-    shape.length = kReducedAxisLength;
-    if (op.id() == "attention") shape.rows = std::min(shape.rows, kAttentionRows);
-    return shape;
+// The shapes of the `shapes` parameter, in the operator's dimension order.
+std::vector<ProblemShape> determinism_shapes(const RowOperator& op, const harness::Instance& instance) {
+    std::vector<ProblemShape> shapes;
+    for (const auto& dims : instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>())
+        shapes.push_back(op.shape(dims));
+    if (shapes.empty()) throw std::invalid_argument(instance.id + ": the shape sweep is empty");
+    return shapes;
 }
 
 // Half of every extent: every tensor changes size, so every buffer is
@@ -62,19 +58,23 @@ harness::CaseResult determinism_probe(harness::ProbeContext& context) {
     const auto params = DistinctOutputsParams::from(instance.contract->tolerance);
     const ref::Distribution values = ref::parse_distribution(kValues);
 
-    // Step 1: one problem for this seed; the other problem from another seed.
-    const ProblemShape shape = determinism_shape(op, context.catalog());
-    const std::uint64_t other_seed = previous_seed(context.seed());
-    DeterminismRuns r{op.generate(shape, values, context.seed()), op.generate(other_size(shape), values, other_seed),
-                      other_seed, determinism_runs_per_condition(context, params)};
+    const int runs_per_condition = determinism_runs_per_condition(context, params);
+    std::vector<harness::CaseResult> per_shape;
+    for (const ProblemShape& shape : determinism_shapes(op, instance)) {
+        // Step 1: one problem for this seed; the other problem from another seed.
+        const std::uint64_t other_seed = previous_seed(context.seed());
+        DeterminismRuns r{op.generate(shape, values, context.seed()),
+                          op.generate(other_size(shape), values, other_seed), other_seed, runs_per_condition};
 
-    // Steps 2-3: `runs` times under each condition.
-    const DeterminismConditions runs =
-        run_conditions(context, r.problem.invocation, r.other.invocation, r.runs_per_condition);
-    const DeterminismRecord record{
-        op.describe(r.problem.shape), op.describe(r.other.shape) + ", seed " + std::to_string(other_seed),
-        r.runs_per_condition, [&](std::size_t i) { return op.dependencies(r.problem, i); }};
-    return determinism_verdict(instance, runs, params, record);
+        // Steps 2-3: `runs` times under each condition.
+        const DeterminismConditions runs =
+            run_conditions(context, r.problem.invocation, r.other.invocation, r.runs_per_condition);
+        const DeterminismRecord record{
+            op.describe(r.problem.shape), op.describe(r.other.shape) + ", seed " + std::to_string(other_seed),
+            r.runs_per_condition, [&](std::size_t i) { return op.dependencies(r.problem, i); }};
+        per_shape.push_back(determinism_verdict(instance, runs, params, record));
+    }
+    return determinism_sweep_verdict(std::move(per_shape));
 }
 
 }  // namespace kcs::suites

@@ -28,6 +28,26 @@ struct Seen {
 
 }  // namespace
 
+std::string RowDims::text() const {
+    const std::int64_t dims[] = {static_cast<std::int64_t>(rows), static_cast<std::int64_t>(length)};
+    return shape_text(dims);
+}
+
+std::vector<RowDims> row_dims(const harness::Instance& instance, std::size_t shortest_row, const std::string& why,
+                              std::size_t row_multiple) {
+    std::vector<RowDims> out;
+    for (const auto& s : probe_shapes(instance, 2, "[rows, L]")) {
+        const auto length = static_cast<std::size_t>(s[1]);
+        if (length < shortest_row || length % row_multiple != 0)
+            throw std::invalid_argument(instance.id + ": C-CMP-02 shapes [rows, L] need L >= " +
+                                        std::to_string(shortest_row) +
+                                        (row_multiple > 1 ? ", a multiple of " + std::to_string(row_multiple) : "") +
+                                        " (" + why + ")");
+        out.push_back({static_cast<std::size_t>(s[0]), length});
+    }
+    return out;
+}
+
 harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Batch> batches) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);

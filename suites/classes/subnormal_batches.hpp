@@ -37,6 +37,17 @@ struct Batch {
     std::function<std::vector<std::string>(std::size_t)> inputs_of;  // evidence for an output element
 };
 
+// A shape [rows, L] of the row operators' `shapes` (libraries choose kernels
+// by row count and length), and the instance's list of them, each row at
+// least `shortest_row` long and a multiple of `row_multiple` (else
+// std::invalid_argument naming the instance and `why`).
+struct RowDims {
+    std::size_t rows, length;
+    std::string text() const;  // "[8x64]"
+};
+std::vector<RowDims> row_dims(const harness::Instance& instance, std::size_t shortest_row, const std::string& why,
+                              std::size_t row_multiple = 1);
+
 // Runs every batch with elements and judges them together; throws
 // std::logic_error when no element distinguishes the policies.
 harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Batch> batches);

@@ -75,27 +75,9 @@ std::size_t position(ref::Position p, std::size_t n) { return ref::position_inde
 // ---------------------------------------------------------------- row shapes
 
 // reduce_sum, reduce_max and softmax run at every shape [rows, L] of the
-// instance's `shapes` (libraries choose kernels by row count and length):
-// the probe rows are built at length L and cycled through calls of `rows`
-// rows, as many calls as it takes for every probe row to be reduced.
-struct RowDims {
-    std::size_t rows, length;
-    std::string text() const {
-        const std::int64_t dims[] = {static_cast<std::int64_t>(rows), static_cast<std::int64_t>(length)};
-        return shape_text(dims);
-    }
-};
-
-std::vector<RowDims> row_dims(const harness::Instance& instance, std::size_t shortest_row, const std::string& why) {
-    std::vector<RowDims> out;
-    for (const auto& s : probe_shapes(instance, 2, "[rows, L]")) {
-        if (s[1] < static_cast<std::int64_t>(shortest_row))
-            throw std::invalid_argument(instance.id + ": C-CMP-02 shapes [rows, L] need L >= " +
-                                        std::to_string(shortest_row) + " (" + why + ")");
-        out.push_back({static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1])});
-    }
-    return out;
-}
+// instance's `shapes` (row_dims): the probe rows are built at length L and
+// cycled through calls of `rows` rows, as many calls as it takes for every
+// probe row to be reduced.
 
 // `count` distinct positions of a row of `length`, rotated by `rotation`:
 // first, middle and last where the row has three, else consecutive ones.

@@ -122,19 +122,63 @@ TEST(MemoryDomainModel, StaleWhenTheWholeOutputRepeatsWhereOraclesDiffer) {
 
 // ---- C-ORD-02 run-to-run determinism ------------------------------------------
 
-TEST(RunToRunDeterminismProbe, ReferenceCpuPasses) { expect_pass("v1/C-ORD-02/reduce_sum/f16-f16/default"); }
+TEST(RunToRunDeterminismProbe, ReferenceCpuPasses) { expect_pass("v1/C-ORD-02/reduce_sum/f16-f16/shapes-sweep"); }
 
 TEST(RunToRunDeterminismProbe, NondeterministicOrderFails) {
-    expect_fail("v1/C-ORD-02/reduce_sum/f32-f32/default", "nondeterministic-order", "C-ORD-02",
+    expect_fail("v1/C-ORD-02/reduce_sum/f32-f32/shapes-sweep", "nondeterministic-order", "C-ORD-02",
                 "multiple-output-hashes");
 }
 
-// The protocol's conditions (step 2): at quick (and full) the fresh
+// The pointwise operators run one element past 2^16 (protocol step 1: so
+// that tail paths run); they ran at 4096, a multiple of every vector width.
+TEST(RunToRunDeterminismProbe, PointwiseOperatorsRunPastAPowerOfTwo) {
+    for (const char* id : {"v1/C-ORD-02/unary.exp/f32-f32/shapes-sweep", "v1/C-ORD-02/cast/f32-bf16/shapes-sweep"}) {
+        const auto run = run_instance(id, "reference-cpu");
+        ASSERT_EQ(run.verdict, Verdict::pass) << describe(run.result);
+        for (const auto& c : run.result.cases)
+            EXPECT_EQ(c.result.evidence.details.at("shapes_run").at(0).at("shape"), "[N] = [65537]") << id;
+    }
+}
+
+// The sweep's verdict is its first failing shape's, which names that shape;
+// the evidence counts every shape's runs and lists each one.
+TEST(DeterminismSweep, TheFirstFailingShapeDecides) {
+    const auto shape_result = [](Verdict v, const std::string& shape, std::string signature) {
+        harness::CaseResult r;
+        r.verdict = v;
+        r.signature = std::move(signature);
+        r.message = "at " + shape;
+        r.evidence.figure = v == Verdict::pass ? 1 : 2;
+        r.evidence.judged = {40, "runs"};
+        r.evidence.details["shape"] = shape;
+        return r;
+    };
+    const auto passing = determinism_sweep_verdict(
+        {shape_result(Verdict::pass, "[R, K] = [128, 4096]", ""), shape_result(Verdict::pass, "[R, K] = [1, 4096]", "")});
+    EXPECT_EQ(passing.verdict, Verdict::pass);
+    EXPECT_EQ(passing.evidence.judged.count, 80u);
+    EXPECT_NE(passing.message.find("each of the 2 shapes"), std::string::npos) << passing.message;
+
+    const auto failing = determinism_sweep_verdict({shape_result(Verdict::pass, "[R, K] = [128, 4096]", ""),
+                                                    shape_result(Verdict::fail, "[R, K] = [1, 65537]", "placement-dependent-output"),
+                                                    shape_result(Verdict::fail, "[R, K] = [7, 16387]", "multiple-output-hashes")});
+    EXPECT_EQ(failing.verdict, Verdict::fail);
+    EXPECT_EQ(failing.signature, "placement-dependent-output");
+    EXPECT_EQ(failing.message, "at [R, K] = [1, 65537]");
+    EXPECT_EQ(failing.evidence.judged.count, 120u);
+    const auto& listed = failing.evidence.details.at("shapes_run");
+    ASSERT_EQ(listed.size(), 3u);
+    EXPECT_EQ(listed[0].at("verdict"), "PASS");
+    EXPECT_EQ(listed[2].at("shape"), "[R, K] = [7, 16387]");
+    EXPECT_EQ(listed[2].at("distinct_hashes"), 2);
+}
+
+// The protocol's conditions (step 2), at every shape of the sweep: at quick (and full) the fresh
 // buffers take the alignment offsets 4, 64 and 4096 in turn and a second
 // worker runs a load while the last runs go, so none is left out; smoke
 // leaves both out and says why.
 TEST(RunToRunDeterminismProbe, QuickRunsEveryConditionOfTheProtocol) {
-    for (const char* id : {"v1/C-ORD-02/reduce_sum/f32-f32/default", "v1/C-ORD-02/gather/f32xi64-f32/default"}) {
+    for (const char* id : {"v1/C-ORD-02/reduce_sum/f32-f32/shapes-sweep", "v1/C-ORD-02/gather/f32xi64-f32/shapes-sweep"}) {
         SCOPED_TRACE(id);
         const auto run = run_instance(id, "reference-cpu", "", "quick");
         ASSERT_EQ(run.verdict, Verdict::pass) << describe(run.result);
@@ -148,10 +192,18 @@ TEST(RunToRunDeterminismProbe, QuickRunsEveryConditionOfTheProtocol) {
             const auto& load = conditions.at("under concurrent load in a second worker");
             EXPECT_GE(load.at("load_calls_during_runs").get<int>(), 1) << load.dump();
             EXPECT_FALSE(load.contains("load_failure")) << load.dump();
-            EXPECT_EQ(c.result.evidence.judged.count, 60u);  // 20 runs under each of the three conditions
+            // 20 runs under each of the three conditions, at every shape of the sweep
+            const auto& shapes = run.result.instance->parameters.at("shapes");
+            EXPECT_EQ(c.result.evidence.judged.count, 60u * shapes.size());
+            const auto& shapes_run = d.at("shapes_run");
+            ASSERT_EQ(shapes_run.size(), shapes.size()) << shapes_run.dump();
+            for (const auto& s : shapes_run) {
+                EXPECT_EQ(s.at("verdict"), "PASS") << s.dump();
+                EXPECT_EQ(s.at("runs"), 60) << s.dump();
+            }
         }
     }
-    const auto smoke = run_instance("v1/C-ORD-02/reduce_sum/f32-f32/default", "reference-cpu");
+    const auto smoke = run_instance("v1/C-ORD-02/reduce_sum/f32-f32/shapes-sweep", "reference-cpu");
     for (const auto& c : smoke.result.cases) {
         const auto& not_run = c.result.evidence.details.at("conditions_not_run");
         ASSERT_EQ(not_run.size(), 2u) << not_run.dump();
@@ -162,7 +214,7 @@ TEST(RunToRunDeterminismProbe, QuickRunsEveryConditionOfTheProtocol) {
 // About 10 s on one core: the protocol's 2 x 42 runs of a 128 x 4096 x 128
 // product, beyond this file's budget. Run with --gtest_also_run_disabled_tests.
 TEST(RunToRunDeterminismProbe, DISABLED_NondeterministicOrderFailsOnMatmul) {
-    expect_fail("v1/C-ORD-02/matmul/f32xf32-f32/default", "nondeterministic-order", "C-ORD-02",
+    expect_fail("v1/C-ORD-02/matmul/f32xf32-f32/shapes-sweep", "nondeterministic-order", "C-ORD-02",
                 "multiple-output-hashes");
 }
 
@@ -275,10 +327,10 @@ TEST(NormProbes, ViolatorsAreCaughtOnTheNorms) {
 
 TEST(RowProtocolsBeyondReductions, ReferenceCpuPassesAttentionAndThePointwiseOperators) {
     for (const char* instance :
-         {"v1/C-ORD-02/attention/bf16xbf16xbf16-f32/default", "v1/C-ORD-03/attention/f16xf16xf16-f16/batch-sizes-sweep",
-          "v1/C-EXC-02/attention/f32xf32xf32-f32/shapes-sweep", "v1/C-ORD-02/unary.gelu/bf16-bf16/default",
-          "v1/C-EXC-02/unary.rsqrt/f16-f16/shapes-sweep", "v1/C-ORD-02/elementwise.mul_add/f32xf32xf32-f32/default",
-          "v1/C-EXC-02/elementwise.maximum/bf16xbf16xbf16-bf16/shapes-sweep", "v1/C-ORD-02/cast/f32-bf16/default",
+         {"v1/C-ORD-02/attention/bf16xbf16xbf16-f32/shapes-sweep", "v1/C-ORD-03/attention/f16xf16xf16-f16/batch-sizes-sweep",
+          "v1/C-EXC-02/attention/f32xf32xf32-f32/shapes-sweep", "v1/C-ORD-02/unary.gelu/bf16-bf16/shapes-sweep",
+          "v1/C-EXC-02/unary.rsqrt/f16-f16/shapes-sweep", "v1/C-ORD-02/elementwise.mul_add/f32xf32xf32-f32/shapes-sweep",
+          "v1/C-EXC-02/elementwise.maximum/bf16xbf16xbf16-bf16/shapes-sweep", "v1/C-ORD-02/cast/f32-bf16/shapes-sweep",
           "v1/C-EXC-02/cast/f16-f32/shapes-sweep"})
         expect_pass(instance);
 }
@@ -346,7 +398,7 @@ TEST(OrderingProbes, DISABLED_ReferenceCpuPassesEveryInstance) {
     const auto loaded = spec::load_catalog(std::string(KCS_SOURCE_DIR) + "/spec/v1");
     ASSERT_TRUE(loaded.ok());
     const std::vector<std::pair<std::string, std::string>> classes{
-        {"C-ORD-02", "default"}, {"C-ORD-03", "batch-sizes-sweep"}, {"C-EXC-02", "shapes-sweep"}};
+        {"C-ORD-02", "shapes-sweep"}, {"C-ORD-03", "batch-sizes-sweep"}, {"C-EXC-02", "shapes-sweep"}};
     for (const std::string op : {"matmul", "reduce_sum", "reduce_max", "softmax"})
         for (const auto& config : loaded.catalog.find_operator(op)->configs)
             for (const auto& [class_id, variant] : classes)

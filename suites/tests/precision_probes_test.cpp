@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../classes/exactness_common.hpp"
 #include "../tolerance/exact_when_representable.hpp"
 #include "../tolerance/dot_bound.hpp"
 #include "../tolerance/order_bound.hpp"
@@ -237,10 +238,41 @@ TEST(PrecisionProbes, DeclaredComputePrecisionCatchesCoercions) {
 }
 
 TEST(PrecisionProbes, BoundedPathDependencePassesReferenceCpu) {
-    for (const auto& config : kMatmulConfigs) expect_pass(instance_id("C-ORD-01", "matmul", config, "k-sweep"));
+    for (const auto& config : kMatmulConfigs) expect_pass(testing::instance_id("C-ORD-01", "matmul", config));
     for (const auto& config : kAccumulatingConfigs) {
-        expect_pass(instance_id("C-ORD-01", "reduce_sum", config, "k-sweep"));
-        expect_pass(instance_id("C-ORD-01", "softmax", config, "k-sweep"));
+        expect_pass(testing::instance_id("C-ORD-01", "reduce_sum", config));
+        expect_pass(testing::instance_id("C-ORD-01", "softmax", config));
+    }
+}
+
+// The sweep runs every catalog shape ([M, K, N] for matmul, [rows, K] for
+// reduce_sum, [S, T, D] for attention), names each in the evidence, and
+// judges every output of each base problem at each: normal, the +-L pair
+// (not for attention) and one large entry.
+TEST(PrecisionProbes, BoundedPathDependenceRunsEveryShapeOfTheSweep) {
+    struct Case {
+        std::string op, config;
+        std::size_t problems;
+    };
+    for (const Case& t : {Case{"matmul", "f32xf32-f32", 3}, Case{"reduce_sum", "f32-f32", 3},
+                          Case{"attention", "f32xf32xf32-f32", 2}}) {
+        const auto run = run_instance(testing::instance_id("C-ORD-01", t.op, t.config), "reference-cpu");
+        ASSERT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
+        const auto shapes =
+            run.result.instance->parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+        ASSERT_GE(shapes.size(), 2u) << t.op;
+        std::uint64_t outputs = 0;
+        for (const auto& s : shapes) outputs += static_cast<std::uint64_t>(t.op == "reduce_sum" ? s[0] : s[0] * s[2]);
+        for (const auto& c : run.result.cases) {
+            const spec::Json& sweep = c.result.evidence.details.at("sweep");
+            ASSERT_EQ(sweep.size(), shapes.size()) << sweep.dump();
+            for (std::size_t i = 0; i < shapes.size(); ++i) {
+                EXPECT_EQ(sweep[i].at("K"), shapes[i][1]) << sweep[i].dump();
+                EXPECT_EQ(sweep[i].at("shape"), exactness::shape_text(shapes[i])) << sweep[i].dump();
+                EXPECT_EQ(sweep[i].at("problems").size(), t.problems) << sweep[i].dump();
+            }
+            EXPECT_EQ(c.result.evidence.judged.count, t.problems * outputs) << t.op;
+        }
     }
 }
 
@@ -248,10 +280,10 @@ TEST(PrecisionProbes, BoundedPathDependencePassesReferenceCpu) {
 // outputs, so only the f16- and bf16-output configurations can fail.
 TEST(PrecisionProbes, BoundedPathDependenceCatchesLowPrecisionPartials) {
     for (const auto& config : {"f16-f16", "bf16-bf16"})
-        expect_fail(instance_id("C-ORD-01", "reduce_sum", config, "k-sweep"), "lowprec-split-partials", "C-ORD-01",
+        expect_fail(testing::instance_id("C-ORD-01", "reduce_sum", config), "lowprec-split-partials", "C-ORD-01",
                     "diameter-exceeded");
     for (const auto& config : {"f16xf16-f16", "bf16xbf16-bf16"})
-        expect_fail(instance_id("C-ORD-01", "matmul", config, "k-sweep"), "lowprec-split-partials", "C-ORD-01",
+        expect_fail(testing::instance_id("C-ORD-01", "matmul", config), "lowprec-split-partials", "C-ORD-01",
                     "diameter-exceeded");
 }
 
@@ -260,7 +292,7 @@ TEST(PrecisionProbes, BoundedPathDependenceCatchesLowPrecisionPartials) {
 // order-error-exceeded's condition does not hold (it was chosen before);
 // the FAIL is unmatched with its figures and assumes C-PRC-01.
 TEST(PrecisionProbes, AnErrorEveryOrderMakesIsNotOrderErrorExceeded) {
-    const auto run = run_instance(instance_id("C-ORD-01", "matmul", "f32xf32-f32", "k-sweep"), "calibration",
+    const auto run = run_instance(testing::instance_id("C-ORD-01", "matmul", "f32xf32-f32"), "calibration",
                                   "tf32-inputs");
     ASSERT_EQ(run.verdict, harness::Verdict::fail) << describe(run.result);
     for (const auto& c : run.result.cases) {

@@ -231,15 +231,15 @@ TEST_F(CertifyCli, AnUnusableAdapterExitsTwoWithTheLoadersMessage) {
 
 TEST_F(CertifyCli, RunOfAnUnknownCaseExitsTwoWithTheClosestId) {
     const Outcome r =
-        kcs("run --adapter reference-cpu --depth smoke --case v1/C-ORD-02/reduce_maxx/f32-f32/default --seed 1");
+        kcs("run --adapter reference-cpu --depth smoke --case v1/C-ORD-02/reduce_maxx/f32-f32/shapes-sweep --seed 1");
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("no instance 'v1/C-ORD-02/reduce_maxx/f32-f32/default'"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("did you mean 'v1/C-ORD-02/reduce_max/f32-f32/default'?"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no instance 'v1/C-ORD-02/reduce_maxx/f32-f32/shapes-sweep'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("did you mean 'v1/C-ORD-02/reduce_max/f32-f32/shapes-sweep'?"), std::string::npos) << r.err;
 }
 
 TEST_F(CertifyCli, RunNeedsACaseAndASeed) {
     EXPECT_EQ(kcs("run --adapter reference-cpu --seed 1").exit_code, 2);
-    EXPECT_EQ(kcs("run --adapter reference-cpu --case v1/C-ORD-02/reduce_max/f32-f32/default").exit_code, 2);
+    EXPECT_EQ(kcs("run --adapter reference-cpu --case v1/C-ORD-02/reduce_max/f32-f32/shapes-sweep").exit_code, 2);
 }
 
 TEST_F(CertifyCli, AnInterruptedRunLeavesAnIncompleteReport) {

@@ -35,7 +35,7 @@ TEST(PlanCli, ListsTheMatmulInstancesOfReferenceCpu) {
                                                   R"(f32xf32-f32, K = \[64, 256, 1024, 4096\])")))
         << line;
     // reference-cpu's own claims declare determinism, so C-ORD-02 applies.
-    EXPECT_NE(line_of(r.out, "v1/C-ORD-02/matmul/f32xf32-f32/default").find("APPLICABLE"), std::string::npos);
+    EXPECT_NE(line_of(r.out, "v1/C-ORD-02/matmul/f32xf32-f32/shapes-sweep").find("APPLICABLE"), std::string::npos);
     EXPECT_NE(r.out.find("claims   " + kSource + "/vendors/reference-cpu/claims.yaml (the adapter's own)  sha256:"),
               std::string::npos)
         << r.out;
@@ -55,7 +55,7 @@ TEST(PlanCli, AnAdapterWithoutClaimsFileGetsTheCatalogDefaults) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("claims   catalog defaults"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("does not accept oob_policy: undefined, the catalog default"), std::string::npos) << r.out;
-    EXPECT_NE(line_of(r.out, "v1/C-ORD-02/reduce_sum/f32-f32/default")
+    EXPECT_NE(line_of(r.out, "v1/C-ORD-02/reduce_sum/f32-f32/shapes-sweep")
                   .find("N/A (claim deterministic is not declared true)"),
               std::string::npos)
         << r.out;

@@ -96,7 +96,7 @@ TEST_F(Plan, EveryIdIsUniqueAndNamesItsParts) {
 
 TEST_F(Plan, TheVariantIsTheFirstListParameterOfTheClass) {
     EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-01")), "k-sweep");
-    EXPECT_EQ(variant_of(*catalog().find_class("C-ORD-01")), "k-sweep");
+    EXPECT_EQ(variant_of(*catalog().find_class("C-ORD-01")), "shapes-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-ORD-03")), "batch-sizes-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-02")), "row-lengths-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-EXC-02")), "shapes-sweep");
@@ -206,13 +206,14 @@ TEST_F(Plan, MeasuresNamesClassOperatorConfigAndParametersInDeclarationOrder) {
     ASSERT_EQ(k, spec::Json::parse("[64, 512]")) << "the catalog changed; update the expected text below";
     EXPECT_EQ(find(plan, "v1/C-PRC-01/matmul/f16xf16-f32/k-sweep")->measures(),
               "Accumulator preservation: matmul f16xf16-f32, K = [64, 512]");
-    const Instance* ord = find(plan, "v1/C-ORD-01/matmul/f32xf32-f32/k-sweep");
+    const Instance* ord = find(plan, "v1/C-ORD-01/matmul/f32xf32-f32/shapes-sweep");
     ASSERT_NE(ord, nullptr);
-    ASSERT_EQ(ord->parameters, spec::Json::parse(R"({"K": [256], "permutations": 2})"))
+    ASSERT_EQ(ord->parameters, spec::Json::parse(R"({"shapes": [[16, 256, 16], [1, 256, 7]], "permutations": 2})"))
         << "the catalog changed; update the expected text below";
-    // K before permutations, as C-ORD-01 declares them (not alphabetically).
+    // shapes before permutations, as C-ORD-01 declares them (not alphabetically).
     EXPECT_EQ(ord->measures(),
-              "Reduction order: bounded path dependence: matmul f32xf32-f32, K = [256], permutations = 2");
+              "Reduction order: bounded path dependence: matmul f32xf32-f32, shapes = [[16, 256, 16], [1, 256, 7]], "
+              "permutations = 2");
     EXPECT_EQ(find(plan, "v1/C-CMP-02/matmul/f32xf32-f32/shapes-sweep")->measures(),
               "Subnormal handling: matmul f32xf32-f32, shapes = [[8, 8, 8], [33, 33, 33]]");
     EXPECT_TRUE(find(plan, "v1/C-CMP-01/unary.exp/f32-f32/default")->measures().starts_with(
