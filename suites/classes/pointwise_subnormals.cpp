@@ -17,7 +17,11 @@
 //     f16 -> f32 input side, f32 -> bf16 and bf16 -> f32 both sides.
 // Subnormals are k * 2^(emin - p + 1) with k drawn from stream 2^16
 // (subnormal_batches.hpp), function-probe results at least the class's
-// smallest function result. subnormal_batches.hpp judges the batch.
+// smallest function result. The probe elements run at every length [N] of
+// the `shapes` parameter (kernels take vector and scalar tail paths by
+// length and position): calls of N elements cycle through them until each
+// has run, repeating them where N is longer. subnormal_batches.hpp judges
+// the batches.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -58,6 +62,35 @@ Batch batch_of(const harness::Instance& instance, std::string name, const Rows& 
             {static_cast<std::int64_t>(rows.size())}, {}, {}};
     b.inputs_of = [operands, inputs = b.inputs](std::size_t i) { return element_inputs(operands, inputs, i); };
     return b;
+}
+
+// The probe batch at every length N of the instance's `shapes`: element i
+// of call c is probe element (c N + i) mod count, for ceil(count / N) calls,
+// so every probe element runs at each length, repeated where N is longer.
+std::vector<Batch> at_every_length(const harness::Instance& instance, const Batch& probes) {
+    const Operands operands = operands_of(instance);
+    const std::size_t count = static_cast<std::size_t>(probes.output_shape.at(0));
+    std::vector<const Expectation*> expected(count, nullptr);
+    for (const auto& e : probes.elements) expected.at(e.index) = &e;
+    std::vector<Batch> out;
+    for (const auto& shape : probe_shapes(instance, 1, "[N]")) {
+        const auto n = static_cast<std::size_t>(shape[0]);
+        for (std::size_t call = 0; call * n < count; ++call) {
+            Batch b{probes.name + " " + shape_text(shape), {}, shape, {}, {}};
+            for (const auto& t : probes.inputs) b.inputs.push_back(harness::HostTensor::zeros(t.dtype, shape));
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t source = (call * n + i) % count;
+                for (std::size_t k = 0; k < b.inputs.size(); ++k) b.inputs[k].set_bits(i, probes.inputs[k].bits(source));
+                if (const Expectation* e = expected[source]) {
+                    b.elements.push_back(*e);
+                    b.elements.back().index = i;
+                }
+            }
+            b.inputs_of = [operands, inputs = b.inputs](std::size_t i) { return element_inputs(operands, inputs, i); };
+            out.push_back(std::move(b));
+        }
+    }
+    return out;
 }
 
 // ---------------------------------------------------------------- elementwise (exact probes)
@@ -245,23 +278,17 @@ Batch cast_batch(const harness::Instance& instance, GridDraws& draws) {
 
 harness::CaseResult subnormal_handling_elementwise(harness::ProbeContext& context) {
     GridDraws draws(context.seed());
-    std::vector<Batch> batches;
-    batches.push_back(elementwise_batch(context.instance(), draws));
-    return judge_batches(context, std::move(batches));
+    return judge_batches(context, at_every_length(context.instance(), elementwise_batch(context.instance(), draws)));
 }
 
 harness::CaseResult subnormal_handling_unary(harness::ProbeContext& context) {
     GridDraws draws(context.seed());
-    std::vector<Batch> batches;
-    batches.push_back(unary_batch(context, draws));
-    return judge_batches(context, std::move(batches));
+    return judge_batches(context, at_every_length(context.instance(), unary_batch(context, draws)));
 }
 
 harness::CaseResult subnormal_handling_cast(harness::ProbeContext& context) {
     GridDraws draws(context.seed());
-    std::vector<Batch> batches;
-    batches.push_back(cast_batch(context.instance(), draws));
-    return judge_batches(context, std::move(batches));
+    return judge_batches(context, at_every_length(context.instance(), cast_batch(context.instance(), draws)));
 }
 
 }  // namespace kcs::suites

@@ -433,14 +433,18 @@ INSTANTIATE_TEST_SUITE_P(
 // The row operators run every probe row at every shape of the quick sweep:
 // reduce_sum's batches are ceil(probe rows / rows) calls per shape, each
 // named by its shape, and every shape of the catalog appears (the norms'
-// two probes at each; attention's equal-scores probe, [S, T, D]).
-TEST(SubnormalRowShapes, EveryShapeOfTheSweepRuns) {
+// two probes at each; attention's equal-scores probe, [S, T, D]; the
+// pointwise operators' probe elements in calls of N, [N]).
+TEST(SubnormalSweep, EveryShapeOfTheSweepRuns) {
     const std::pair<std::string, std::string> cases[] = {{"reduce_sum", "f32-f32"},
                                                          {"reduce_max", "f32-f32"},
                                                          {"softmax", "f32-f32"},
                                                          {"layernorm", "f32xf32xf32-f32"},
                                                          {"rmsnorm", "bf16xbf16-f32"},
-                                                         {"attention", "f16xf16xf16-f32"}};
+                                                         {"attention", "f16xf16xf16-f32"},
+                                                         {"unary.exp", "bf16-bf16"},
+                                                         {"elementwise.mul_add", "f16xf16xf16-f16"},
+                                                         {"cast", "f32-f16"}};
     for (const auto& [op, config] : cases) {
         const auto run = testing::run_instance(testing::instance_id("C-CMP-02", op, config), "reference-cpu", "",
                                                "quick");
