@@ -73,42 +73,53 @@ harness::Evidence run_evidence(const DeterminismConditions& runs, const Distinct
 
 }  // namespace
 
-DeterminismConditions run_conditions(harness::ProbeContext& context, const harness::Invocation& problem,
-                                     const harness::Invocation& other, int runs) {
-    DeterminismConditions out;
-    for (int i = 0; i < runs; ++i) out.tally.add(context.run(problem), kSameBuffers);
-    out.conditions[kSameBuffers] = {{"runs", runs}};
+std::vector<DeterminismConditions> run_conditions(harness::ProbeContext& context,
+                                                  const std::vector<DeterminismProblem>& problems, int runs) {
+    if (problems.empty()) throw std::invalid_argument("run_conditions: no problem to run");
     const bool smoke = context.instance().depth == "smoke";
-    spec::Json offsets = spec::Json::array();
-    for (int i = 0; i < runs; ++i) {
-        context.run(other);
-        harness::TensorPlacement placement;
-        if (!smoke) placement.alignment_offset = kAlignmentOffsets[static_cast<std::size_t>(i) % std::size(kAlignmentOffsets)];
-        out.tally.add(context.run(problem, placement), kFreshBuffers);
-        if (i < static_cast<int>(std::size(kAlignmentOffsets)) && !smoke) offsets.push_back(placement.alignment_offset);
+    std::vector<DeterminismConditions> out(problems.size());
+    for (std::size_t p = 0; p < problems.size(); ++p) {
+        DeterminismConditions& c = out[p];
+        for (int i = 0; i < runs; ++i) c.tally.add(context.run(problems[p].problem), kSameBuffers);
+        c.conditions[kSameBuffers] = {{"runs", runs}};
+        spec::Json offsets = spec::Json::array();
+        for (int i = 0; i < runs; ++i) {
+            context.run(problems[p].other);
+            harness::TensorPlacement placement;
+            if (!smoke)
+                placement.alignment_offset = kAlignmentOffsets[static_cast<std::size_t>(i) % std::size(kAlignmentOffsets)];
+            c.tally.add(context.run(problems[p].problem, placement), kFreshBuffers);
+            if (i < static_cast<int>(std::size(kAlignmentOffsets)) && !smoke) offsets.push_back(placement.alignment_offset);
+        }
+        c.conditions[kFreshBuffers] = {{"runs", runs}, {"alignment_offsets", offsets}};
     }
-    out.conditions[kFreshBuffers] = {{"runs", runs}, {"alignment_offsets", offsets}};
     if (smoke) {
-        out.not_run.push_back("alignment offsets of 4, 64 and 4096 bytes: depth smoke places fresh buffers at the "
-                              "default 1 KiB; quick and full run the offsets");
-        out.not_run.push_back("concurrent load: depth smoke runs one call at a time; quick and full run the load");
+        for (auto& c : out) {
+            c.not_run.push_back("alignment offsets of 4, 64 and 4096 bytes: depth smoke places fresh buffers at the "
+                                "default 1 KiB; quick and full run the offsets");
+            c.not_run.push_back("concurrent load: depth smoke runs one call at a time; quick and full run the load");
+        }
         return out;
     }
-    std::vector<harness::Invocation> load{other};
+    std::vector<harness::Invocation> load{problems.front().other};
     const harness::Invocation bandwidth = bandwidth_call();
     const bool heavy = context.supported(bandwidth);
     if (heavy) load.push_back(bandwidth);
     const auto record = context.under_load(load, [&] {
-        for (int i = 0; i < runs; ++i) out.tally.add(context.run(problem), kUnderLoad);
+        for (std::size_t p = 0; p < problems.size(); ++p)
+            for (int i = 0; i < runs; ++i) out[p].tally.add(context.run(problems[p].problem), kUnderLoad);
     });
-    out.conditions[kUnderLoad] = {{"runs", runs},
-                                  {"load", heavy ? "the other problem and elementwise add f32 [4194304], in turn"
-                                                 : "the other problem (the adapter declines elementwise add f32)"},
-                                  {"load_calls_during_runs", record.calls}};
-    if (!record.failure.empty()) out.conditions[kUnderLoad]["load_failure"] = record.failure;
-    if (record.calls == 0)
-        out.not_run.push_back("concurrent load: the second worker completed no call while the runs ran" +
-                              (record.failure.empty() ? std::string() : " (" + record.failure + ")"));
+    for (auto& c : out) {
+        c.conditions[kUnderLoad] = {{"runs", runs},
+                                    {"load", heavy ? "the other problem and elementwise add f32 [4194304], in turn"
+                                                   : "the other problem (the adapter declines elementwise add f32)"},
+                                    {"load_calls_during_runs", record.calls}};
+        if (problems.size() > 1) c.conditions[kUnderLoad]["load_shared_by"] = "every shape of the case, in turn";
+        if (!record.failure.empty()) c.conditions[kUnderLoad]["load_failure"] = record.failure;
+        if (record.calls == 0)
+            c.not_run.push_back("concurrent load: the second worker completed no call while the runs ran" +
+                                (record.failure.empty() ? std::string() : " (" + record.failure + ")"));
+    }
     return out;
 }
 

@@ -34,8 +34,20 @@ struct DeterminismConditions {
     spec::Json conditions = spec::Json::object();
     spec::Json not_run = spec::Json::array();
 };
-DeterminismConditions run_conditions(harness::ProbeContext& context, const harness::Invocation& problem,
-                                     const harness::Invocation& other, int runs);
+
+// One problem of a case's shape sweep, and the problem of another size
+// called between its fresh-buffer runs.
+struct DeterminismProblem {
+    harness::Invocation problem;
+    harness::Invocation other;
+};
+
+// Step 2 for every problem of the sweep, one result each: each problem's
+// runs in the same buffers and in fresh buffers, then one load (started
+// once per case: it costs a bandwidth call however small the problems)
+// under which every problem runs `runs` times in turn.
+std::vector<DeterminismConditions> run_conditions(harness::ProbeContext& context,
+                                                  const std::vector<DeterminismProblem>& problems, int runs);
 
 // The number of runs per condition: the class parameter `runs`, never below
 // the model's floor.

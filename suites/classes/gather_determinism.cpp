@@ -59,20 +59,26 @@ harness::CaseResult gather_determinism_probe(harness::ProbeContext& context) {
     const auto params = tolerance::DistinctOutputsParams::from(instance.contract->tolerance);
 
     const int runs = determinism_runs_per_condition(context, params);
-    std::vector<harness::CaseResult> per_shape;
+    // Step 1: one problem per shape for this seed; the other problems from another seed.
+    const std::uint64_t other_seed = previous_seed(context.seed());
+    std::vector<GatherProblem> drawn, others;
+    std::vector<DeterminismProblem> problems;
     for (const GatherShape& shape : determinism_shapes(instance)) {
-        // Step 1: one problem for this seed; the other problem from another seed.
-        const std::uint64_t other_seed = previous_seed(context.seed());
-        const GatherProblem problem = draw_gather(instance, shape, context.seed());
-        const GatherProblem other = draw_gather(instance, other_size(shape), other_seed);
-        const harness::Invocation call = gather_call(instance, problem, problem.index);
-        const harness::Invocation other_call = gather_call(instance, other, other.index);
+        drawn.push_back(draw_gather(instance, shape, context.seed()));
+        others.push_back(draw_gather(instance, other_size(shape), other_seed));
+        problems.push_back({gather_call(instance, drawn.back(), drawn.back().index),
+                            gather_call(instance, others.back(), others.back().index)});
+    }
 
-        // Steps 2-3: `runs` times under each condition.
-        const DeterminismConditions conditions = run_conditions(context, call, other_call, runs);
-        const DeterminismRecord record{describe(shape), describe(other.shape) + ", seed " + std::to_string(other_seed),
-                                       runs, [&](std::size_t i) { return dependencies(problem, i); }};
-        per_shape.push_back(determinism_verdict(instance, conditions, params, record));
+    // Steps 2-3: `runs` times under each condition, at every shape.
+    const std::vector<DeterminismConditions> conditions = run_conditions(context, problems, runs);
+    std::vector<harness::CaseResult> per_shape;
+    for (std::size_t s = 0; s < drawn.size(); ++s) {
+        const GatherProblem& problem = drawn[s];
+        const DeterminismRecord record{describe(problem.shape),
+                                       describe(others[s].shape) + ", seed " + std::to_string(other_seed), runs,
+                                       [&](std::size_t i) { return dependencies(problem, i); }};
+        per_shape.push_back(determinism_verdict(instance, conditions[s], params, record));
     }
     return determinism_sweep_verdict(std::move(per_shape));
 }

@@ -59,20 +59,25 @@ harness::CaseResult determinism_probe(harness::ProbeContext& context) {
     const ref::Distribution values = ref::parse_distribution(kValues);
 
     const int runs_per_condition = determinism_runs_per_condition(context, params);
-    std::vector<harness::CaseResult> per_shape;
+    // Step 1: one problem per shape for this seed; the other problems from another seed.
+    const std::uint64_t other_seed = previous_seed(context.seed());
+    std::vector<DeterminismRuns> sweep;
+    std::vector<DeterminismProblem> problems;
     for (const ProblemShape& shape : determinism_shapes(op, instance)) {
-        // Step 1: one problem for this seed; the other problem from another seed.
-        const std::uint64_t other_seed = previous_seed(context.seed());
-        DeterminismRuns r{op.generate(shape, values, context.seed()),
-                          op.generate(other_size(shape), values, other_seed), other_seed, runs_per_condition};
+        sweep.push_back({op.generate(shape, values, context.seed()), op.generate(other_size(shape), values, other_seed),
+                         other_seed, runs_per_condition});
+        problems.push_back({sweep.back().problem.invocation, sweep.back().other.invocation});
+    }
 
-        // Steps 2-3: `runs` times under each condition.
-        const DeterminismConditions runs =
-            run_conditions(context, r.problem.invocation, r.other.invocation, r.runs_per_condition);
+    // Steps 2-3: `runs` times under each condition, at every shape.
+    const std::vector<DeterminismConditions> runs = run_conditions(context, problems, runs_per_condition);
+    std::vector<harness::CaseResult> per_shape;
+    for (std::size_t s = 0; s < sweep.size(); ++s) {
+        const DeterminismRuns& r = sweep[s];
         const DeterminismRecord record{
             op.describe(r.problem.shape), op.describe(r.other.shape) + ", seed " + std::to_string(other_seed),
             r.runs_per_condition, [&](std::size_t i) { return op.dependencies(r.problem, i); }};
-        per_shape.push_back(determinism_verdict(instance, runs, params, record));
+        per_shape.push_back(determinism_verdict(instance, runs[s], params, record));
     }
     return determinism_sweep_verdict(std::move(per_shape));
 }

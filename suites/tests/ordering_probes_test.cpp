@@ -129,6 +129,28 @@ TEST(RunToRunDeterminismProbe, NondeterministicOrderFails) {
                 "multiple-output-hashes");
 }
 
+// split-k-atomics reorders only for few rows over a long axis: the
+// functional test's 128 rows stay deterministic (the protocol's one shape
+// before the sweep passed it), the sweep's one-row shape fails and decides.
+TEST(RunToRunDeterminismProbe, AFewRowSplitFailsOnlyAtTheFewRowShape) {
+    for (const char* id : {"v1/C-ORD-02/reduce_sum/f32-f32/shapes-sweep", "v1/C-ORD-02/matmul/f16xf16-f32/shapes-sweep"}) {
+        SCOPED_TRACE(id);
+        const auto run = run_instance(id, "calibration", "split-k-atomics");
+        ASSERT_EQ(run.verdict, Verdict::fail) << describe(run.result);
+        for (const auto& c : run.result.cases) {
+            EXPECT_EQ(c.result.signature, "multiple-output-hashes") << describe(run.result);
+            const auto& shapes_run = c.result.evidence.details.at("shapes_run");
+            ASSERT_GE(shapes_run.size(), 2u) << shapes_run.dump();
+            for (const auto& s : shapes_run) {
+                const std::string shape = s.at("shape");
+                const bool few_rows = shape.find("= [1, 4096") != std::string::npos;
+                EXPECT_EQ(s.at("verdict"), few_rows ? "FAIL" : "PASS") << s.dump();
+            }
+            EXPECT_NE(c.result.message.find("[1, 4096"), std::string::npos) << c.result.message;
+        }
+    }
+}
+
 // The pointwise operators run one element past 2^16 (protocol step 1: so
 // that tail paths run); they ran at 4096, a multiple of every vector width.
 TEST(RunToRunDeterminismProbe, PointwiseOperatorsRunPastAPowerOfTwo) {

@@ -115,6 +115,10 @@ const std::vector<ViolationInfo>& violations() {
         {Violation::nondeterministic_order, "nondeterministic-order", "C-ORD-02",
          "Reductions combine their partial sums in an order that changes from call to call, as "
          "floating-point atomics do."},
+        {Violation::split_k_atomics, "split-k-atomics", "C-ORD-02",
+         "matmul and reduce_sum with at most 8 rows (batch times M, or R) over K of 1024 or more split K "
+         "and combine the partials in an order that changes from call to call, as a split-K kernel with "
+         "atomic accumulation does for few outputs; larger problems run the deterministic kernel."},
         {Violation::batch_dependent_split, "batch-dependent-split", "C-ORD-03",
          "Reductions choose a split-K factor from the number of rows in the batch, so a row's result "
          "changes with the batch size: the batch-variance of inference servers."},

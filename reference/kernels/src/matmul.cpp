@@ -113,7 +113,7 @@ Result compute(const OpCall& call, const Settings& requested) {
     const Tensor& c = call.outputs[0];
     const std::vector<float> b = load_b(call.inputs[1], dims, settings);
     const std::int64_t rows = dims.batch * dims.m;
-    const SumPlan plan = split_plan(settings, rows, c.dtype);
+    const SumPlan plan = split_plan(settings, rows, dims.k, c.dtype);
     const bool in_order = plan.chunks == 1 && plan.accumulator == Dtype::f32;
     for_each_row(rows, settings.threads, [&](std::int64_t row) {
         const std::vector<float> a_row = load_product_row(a, row * dims.k, dims.k, settings);

@@ -28,7 +28,7 @@ Result compute(const OpCall& call, const Settings& requested) {
     const Tensor& y = call.outputs[0];
     const Rows rows = rows_of(x);
     const Settings settings = for_extents(requested, {rows.count, rows.length});
-    const SumPlan plan = split_plan(settings, rows.count, y.dtype);
+    const SumPlan plan = split_plan(settings, rows.count, rows.length, y.dtype);
     for_each_row(rows.count, settings.threads, [&](std::int64_t r) {
         const std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);
         const float sum = sum_terms(plan, rows.length, [&](std::int64_t k) { return row[static_cast<std::size_t>(k)]; });

@@ -65,14 +65,20 @@ inline SumPlan row_sum_plan(const Settings& settings, std::int64_t rows) {
 }
 
 // The main reduction of matmul and reduce_sum, the operators the ordering
-// violations are calibrated on first: row_sum_plan()'s splits, and the
-// low-precision partials of lowprec_split_partials (stored in `output`).
-// `rows` is the number of independent rows the call computes (batch * M, or R).
-inline SumPlan split_plan(const Settings& settings, std::int64_t rows, Dtype output) {
+// violations are calibrated on first: row_sum_plan()'s splits, the
+// low-precision partials of lowprec_split_partials (stored in `output`),
+// and split_k_atomics' rotating split where the call has few rows over a
+// long axis. `rows` is the number of independent rows the call computes
+// (batch * M, or R); `length` the reduced axis.
+inline SumPlan split_plan(const Settings& settings, std::int64_t rows, std::int64_t length, Dtype output) {
+    constexpr std::int64_t kFewRows = 8, kLongAxis = 1024;
     SumPlan plan = row_sum_plan(settings, rows);
     if (settings.violation == Violation::lowprec_split_partials) {
         plan.chunks = 4;
         plan.partial = output;
+    } else if (settings.violation == Violation::split_k_atomics && rows <= kFewRows && length >= kLongAxis) {
+        plan.chunks = kMaxChunks;
+        plan.first_chunk = settings.calls % kMaxChunks;
     }
     return plan;
 }

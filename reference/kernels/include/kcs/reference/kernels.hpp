@@ -68,6 +68,7 @@ enum class Violation {
     bf16_truncate,           // C-PRC-04: f32 -> bf16 by dropping the low 16 bits
     lowprec_split_partials,  // C-ORD-01: split-K partials stored in the output dtype
     nondeterministic_order,  // C-ORD-02: reduction order changes from call to call
+    split_k_atomics,         // C-ORD-02: nondeterministic_order for at most 8 rows over K >= 1024
     batch_dependent_split,   // C-ORD-03: split-K chosen from the number of rows
     rare_batch_rounding,     // C-ORD-03: batched matmul splits K for a third of its columns
     fast_exp,                // C-CMP-01: bit-trick exponential
