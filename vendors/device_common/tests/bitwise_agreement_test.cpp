@@ -43,6 +43,31 @@ TEST(DeviceBitwise, GatherCopiesEveryBit) {
     }
 }
 
+// Rows longer than 65535 elements: lavapipe ends a shader loop after 65535
+// iterations, which left the tail of every such row unwritten when one
+// invocation copied a row. Rows of no elements still raise for a bad index.
+TEST(DeviceBitwise, GatherCopiesRowsLongerThanAShaderLoopMayRun) {
+    SKIP_WITHOUT_DEVICE();
+    const std::int64_t rows = 3, columns = 70001;
+    const std::vector<std::int32_t> index{2, 0, 2, 1};
+    Bytes index_bytes(index.size() * 4);
+    std::memcpy(index_bytes.data(), index.data(), index_bytes.size());
+    const auto positions = static_cast<std::int64_t>(index.size());
+    for (const kcs_dtype table : {KCS_DTYPE_F32, KCS_DTYPE_BF16}) {
+        const std::vector<Operand> in{
+            {table, {rows, columns}, random_bits(rows * columns * element_size(table), table + 40)},
+            {KCS_DTYPE_I32, {positions}, index_bytes}};
+        expect_bitwise_agreement("gather", "", in, {table, {positions, columns}, {}}, true);
+    }
+    const std::vector<std::int32_t> bad{0, -1};
+    Bytes bad_bytes(bad.size() * 4);
+    std::memcpy(bad_bytes.data(), bad.data(), bad_bytes.size());
+    const std::vector<Operand> empty_rows{{KCS_DTYPE_F32, {rows, 0}, {}}, {KCS_DTYPE_I32, {2}, bad_bytes}};
+    std::vector<Operand> out{{KCS_DTYPE_F32, {2, 0}, {}}};
+    EXPECT_EQ(run_on(device_under_test().adapter.api(), device_under_test().options, "gather", "", empty_rows, out),
+              KCS_OUT_OF_RANGE);
+}
+
 TEST(DeviceBitwise, CastRoundsOnceToNearestEven) {
     SKIP_WITHOUT_DEVICE();
     const std::pair<kcs_dtype, kcs_dtype> configs[] = {

@@ -3,6 +3,7 @@
 // accumulates in f32.
 #include "operators.hpp"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 
@@ -72,10 +73,22 @@ void run_rmsnorm(Execution& execution, const Request& request) {
                   {bx.at, gamma.at, by.at, word(rows.length), word(eps_of(request))}, rows.count);
 }
 
+// lavapipe ends a loop nest after 65535 iterations (gallivm's
+// LP_MAX_TGSI_LOOP_ITERATIONS, counted over the nest) and carries on: the
+// weighted sum, keys in order inside the loop over an invocation's head
+// columns, would silently drop the keys past it.
+constexpr std::uint64_t kLavapipeLoopIterations = 65535;
+
+bool is_lavapipe(const DeviceDescription& device) { return device.driver_name.find("llvmpipe") != std::string::npos; }
+
 void run_attention(Execution& execution, const Request& request) {
     const TensorRef& q = request.inputs[0];
     const TensorRef& o = request.outputs[0];
     const AttentionParameters at = attention_parameters(request);
+    const std::uint64_t columns_per_invocation = ceil_div(at.head_dim, execution.reduction_local_size());
+    if (is_lavapipe(execution.device()) && columns_per_invocation * at.keys > kLavapipeLoopIterations)
+        unsupported("attention: " + std::to_string(at.keys) + " keys exceed lavapipe's 65535 loop iterations per "
+                    "invocation, which would drop the keys past them");
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const Bound bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
@@ -138,10 +151,14 @@ void run_gather(Execution& execution, const Request& request) {
     if (positions == 0) return;
     const Allocation& flag = execution.flag();
     execution.fill(flag, INT_MAX);
+    // One invocation per output element (one per position where rows are empty).
+    const auto columns = static_cast<std::uint64_t>(table.shape[1]);
+    const std::uint64_t count = positions * std::max<std::uint64_t>(columns, 1);
+    if (count > UINT32_MAX) unsupported("gather: " + shape_text(out.shape) + " has more elements than a uint indexes");
     dispatch_elements(execution, shader, {bt, bi, bo, execution.bind(flag)},
-                      {bt.at, bi.at, bo.at, word(static_cast<std::uint64_t>(table.shape[0])),
-                       word(static_cast<std::uint64_t>(table.shape[1]))},
-                      positions);
+                      {bt.at, bi.at, bo.at, word(static_cast<std::uint64_t>(table.shape[0])), word(columns),
+                       word(positions)},
+                      count);
     execution.finish();
     const std::int32_t bad = execution.read_flag();
     if (bad != INT_MAX)

@@ -64,5 +64,32 @@ TEST(VulkanStagedMemory, GivesTheBitsOfReferenceCpu) {
     expect_bitwise_agreement("elementwise", "add", sum_in, {KCS_DTYPE_F32, {n}, {}}, false, {"memory=staged"});
 }
 
+// lavapipe ends a loop nest after 65535 iterations: attention, whose
+// weighted sum loops over the keys, declines more keys than that there
+// instead of dropping the rest (FINDINGS.md).
+TEST(VulkanLavapipe, AttentionDeclinesMoreKeysThanALoopMayRun) {
+    SKIP_WITHOUT_DEVICE();
+    if (notes_of({}).find("llvmpipe") == std::string::npos) GTEST_SKIP() << "not lavapipe";
+    const auto run_keys = [](std::int64_t keys) {
+        Instance instance(vulkan(), {});
+        const std::int64_t d = 16;
+        const auto placed = [&](std::vector<std::int64_t> shape) {
+            const std::uint64_t bytes = elements(shape) * 4;
+            const kcs_buffer buffer = instance.alloc(bytes);
+            const std::vector<unsigned char> zeros(bytes, 0);
+            instance.write(buffer, 0, zeros.data(), bytes);
+            return tensor(buffer, 0, KCS_DTYPE_F32, shape);
+        };
+        OpSpec spec{"attention", "", KCS_DTYPE_F32, {}, {placed({1, d}), placed({keys, d}), placed({keys, d})},
+                    {placed({1, d})}};
+        const kcs_op op = spec.op();
+        return std::pair{vulkan().run(instance.get(), &op), instance.last_error()};
+    };
+    EXPECT_EQ(run_keys(65535).first, KCS_OK);
+    const auto [status, error] = run_keys(65536);
+    EXPECT_EQ(status, KCS_UNSUPPORTED);
+    EXPECT_NE(error.find("65535 loop iterations"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace kcs::cpu_core::test
