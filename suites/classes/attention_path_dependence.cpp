@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "attention_problems.hpp"
-#include "exactness_common.hpp"
 #include "attention_probes.hpp"
+#include "exactness_common.hpp"
 #include "kcs/reference/permutation.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "order_sweep.hpp"
@@ -132,7 +132,6 @@ harness::CaseResult attention_bounded_path_dependence(harness::ProbeContext& con
             k.problems.push_back(measure(context, model, base, permutations));
         sweep.push_back(std::move(k));
     }
-    if (sweep.empty()) throw std::invalid_argument(instance.id + ": the shape sweep is empty");
     return order_sweep_verdict(instance, model, sweep);
 }
 

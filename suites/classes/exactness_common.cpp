@@ -76,6 +76,7 @@ std::vector<std::string> depends_on_range(const std::string& name, const harness
 std::vector<std::vector<std::int64_t>> probe_shapes(const harness::Instance& instance, std::size_t rank,
                                                     const std::string& layout) {
     const auto shapes = instance.parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+    if (shapes.empty()) throw std::invalid_argument(instance.id + ": the shape sweep is empty");
     for (const auto& s : shapes)
         if (s.size() != rank || std::any_of(s.begin(), s.end(), [](std::int64_t d) { return d < 1; }))
             throw std::invalid_argument(instance.id + ": shapes are " + layout + " with every extent >= 1");

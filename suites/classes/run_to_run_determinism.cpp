@@ -41,13 +41,10 @@ ProblemShape other_size(const ProblemShape& shape) {
     return {half(shape.rows), half(shape.length), shape.columns ? half(shape.columns) : 0};
 }
 
-// What one case ran: the problem, the other problem called between the
-// fresh-buffer runs, and the hashes of every run of the problem.
-struct DeterminismRuns {
+// One shape's problem and the other problem called between its fresh-buffer runs.
+struct ShapeProblems {
     RowProblem problem;
     RowProblem other;
-    std::uint64_t other_seed = 0;
-    int runs_per_condition = 0;
 };
 
 }  // namespace
@@ -61,11 +58,10 @@ harness::CaseResult determinism_probe(harness::ProbeContext& context) {
     const int runs_per_condition = determinism_runs_per_condition(context, params);
     // Step 1: one problem per shape for this seed; the other problems from another seed.
     const std::uint64_t other_seed = previous_seed(context.seed());
-    std::vector<DeterminismRuns> sweep;
+    std::vector<ShapeProblems> sweep;
     std::vector<DeterminismProblem> problems;
     for (const ProblemShape& shape : determinism_shapes(op, instance)) {
-        sweep.push_back({op.generate(shape, values, context.seed()), op.generate(other_size(shape), values, other_seed),
-                         other_seed, runs_per_condition});
+        sweep.push_back({op.generate(shape, values, context.seed()), op.generate(other_size(shape), values, other_seed)});
         problems.push_back({sweep.back().problem.invocation, sweep.back().other.invocation});
     }
 
@@ -73,10 +69,10 @@ harness::CaseResult determinism_probe(harness::ProbeContext& context) {
     const std::vector<DeterminismConditions> runs = run_conditions(context, problems, runs_per_condition);
     std::vector<harness::CaseResult> per_shape;
     for (std::size_t s = 0; s < sweep.size(); ++s) {
-        const DeterminismRuns& r = sweep[s];
+        const ShapeProblems& r = sweep[s];
         const DeterminismRecord record{
             op.describe(r.problem.shape), op.describe(r.other.shape) + ", seed " + std::to_string(other_seed),
-            r.runs_per_condition, [&](std::size_t i) { return op.dependencies(r.problem, i); }};
+            runs_per_condition, [&](std::size_t i) { return op.dependencies(r.problem, i); }};
         per_shape.push_back(determinism_verdict(instance, runs[s], params, record));
     }
     return determinism_sweep_verdict(std::move(per_shape));
