@@ -113,7 +113,7 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     const std::string& v_dtype = instance.config.inputs.at(2);
     const ref::Format in = float_format(v_dtype);
     const ref::Format out = float_format(instance.config.output);
-    std::vector<ExactnessProbe> probes{identity_probe(in, out, size, context.seed(), 1),
+    std::vector<ExactnessProbe> probes{identity_probe(in, out, {size, size, size}, context.seed(), 1),
                                        low_bit_probe(ref::info(in).precision, size, context.seed(), 1)};
     if (in == ref::Format::f32) probes.push_back(range_probe(size, context.seed()));
 

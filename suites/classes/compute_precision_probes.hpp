@@ -26,9 +26,16 @@ struct ExactnessProbe {
     bool range = false;
 };
 
-// X * I (operand 0) or I * X (operand 1): y* = X, random finite normal
-// values of `in` whose magnitudes lie in the normal range of `out`.
-ExactnessProbe identity_probe(ref::Format in, ref::Format out, std::int64_t size, std::uint64_t seed,
+// A matmul problem's extents: A [m, k], B [k, n].
+struct MatmulShape {
+    std::int64_t m, k, n;
+};
+
+// X * I (operand 0: X [m, k], I [k, n]) or I * X (operand 1: I [m, k], X
+// [k, n]), I ones on its diagonal and zeros elsewhere: y* is X cut to
+// [m, n] and padded with zeros, X random finite normal values of `in` whose
+// magnitudes lie in the normal range of `out`.
+ExactnessProbe identity_probe(ref::Format in, ref::Format out, MatmulShape shape, std::uint64_t seed,
                               std::size_t operand);
 
 // Blocks j = 1 .. p_in - 1 of +-(1 + 2^-j) 2^e: rows of A times I (operand

@@ -3,7 +3,9 @@
 //
 // Exactness probes whose y* is known in closed form and obtained exactly by
 // any evaluation that uses the inputs at their declared precision and range:
-//   identity   X * I and I * X, X random finite normal bit patterns;
+//   identity   X * I and I * X, X random finite normal bit patterns, at every
+//              shape [M, K, N] of the `shapes` parameter (I ones on its
+//              diagonal: y* is X where the diagonal reaches, zeros elsewhere);
 //   low-bit    entries +-(1 + 2^-j) 2^e, j = 1 .. p_in - 1, times I, on either
 //              side (the operands of probe j have j + 1 significant bits);
 //   perturbation (f32 inputs) A of 1 and 1 + 2^-20, B of 0 and 1 with at most
@@ -41,6 +43,7 @@
 #include "precision_signatures.hpp"
 #include "precision_verdicts.hpp"
 #include "compute_precision_probes.hpp"
+#include "exactness_common.hpp"
 #include "reduction_problems.hpp"
 
 namespace kcs::suites::precision {
@@ -85,11 +88,13 @@ ExactnessProbe probe_named(std::string name, std::size_t operand, std::int64_t m
     return p;
 }
 
-std::vector<double> identity_matrix(std::int64_t size) {
-    std::vector<double> eye(count(size * size), 0.0);
-    for (std::int64_t i = 0; i < size; ++i) eye[count(i * size + i)] = 1.0;
+// [rows, columns], ones on the diagonal.
+std::vector<double> identity_matrix(std::int64_t rows, std::int64_t columns) {
+    std::vector<double> eye(count(rows * columns), 0.0);
+    for (std::int64_t i = 0; i < std::min(rows, columns); ++i) eye[count(i * columns + i)] = 1.0;
     return eye;
 }
+std::vector<double> identity_matrix(std::int64_t size) { return identity_matrix(size, size); }
 
 // Draws `n` integers in [lo, hi] from stream `stream` of input tensor `tensor`.
 std::vector<std::int64_t> draw(std::uint64_t seed, std::uint32_t tensor, std::uint32_t stream, std::int64_t lo,
@@ -132,13 +137,21 @@ void fill_expected(ExactnessProbe& p, const std::vector<double>& x) {
 
 }  // namespace
 
-ExactnessProbe identity_probe(ref::Format in, ref::Format out, std::int64_t size, std::uint64_t seed,
+ExactnessProbe identity_probe(ref::Format in, ref::Format out, MatmulShape shape, std::uint64_t seed,
                               std::size_t operand) {
-    ExactnessProbe p = probe_named(operand == 0 ? "X * I" : "I * X", operand, size, size, size);
-    const auto x = random_normal_values(in, out, count(size * size), seed, static_cast<std::uint32_t>(operand));
+    const auto [m, k, n] = shape;
+    std::string name = operand == 0 ? "X * I " : "I * X ";
+    const std::vector<std::int64_t> extents{m, k, n};
+    ExactnessProbe p = probe_named(name.append(exactness::shape_text(extents)), operand, m, k, n);
+    const auto x = random_normal_values(in, out, count(operand == 0 ? m * k : k * n), seed,
+                                        static_cast<std::uint32_t>(operand));
     (operand == 0 ? p.a : p.b) = x;
-    (operand == 0 ? p.b : p.a) = identity_matrix(size);
-    fill_expected(p, x);
+    (operand == 0 ? p.b : p.a) = operand == 0 ? identity_matrix(k, n) : identity_matrix(m, k);
+    std::vector<double> y(count(m * n), 0.0);  // X's entries where I's diagonal reaches, zeros elsewhere
+    for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t c = 0; c < n; ++c)
+            if (operand == 0 ? c < k : r < k) y[count(r * n + c)] = operand == 0 ? x[count(r * k + c)] : x[count(r * n + c)];
+    fill_expected(p, y);
     return p;
 }
 
@@ -243,13 +256,16 @@ namespace {
 
 using tolerance::ExactWhenRepresentable;
 
+// The identity probes at every shape [M, K, N] of `shapes`, the others at M x M.
 std::vector<ExactnessProbe> probes_for(const harness::Instance& instance, std::int64_t size, std::uint64_t seed) {
     const ref::Format in = float_format(instance.config.inputs.at(0));
     const ref::Format out = float_format(instance.config.output);
     const int precision = ref::info(in).precision;
-    std::vector<ExactnessProbe> probes{identity_probe(in, out, size, seed, 0), identity_probe(in, out, size, seed, 1),
-                                       low_bit_probe(precision, size, seed, 0),
-                                       low_bit_probe(precision, size, seed, 1)};
+    std::vector<ExactnessProbe> probes;
+    for (const auto& s : exactness::probe_shapes(instance, 3, "[M, K, N]"))
+        for (const std::size_t operand : {0u, 1u}) probes.push_back(identity_probe(in, out, {s[0], s[1], s[2]}, seed, operand));
+    probes.push_back(low_bit_probe(precision, size, seed, 0));
+    probes.push_back(low_bit_probe(precision, size, seed, 1));
     if (in == ref::Format::f32) {
         probes.push_back(perturbation_probe(size, seed));
         probes.push_back(range_probe(size, seed));

@@ -11,7 +11,8 @@
 // Every other element is normal(0, 1); the random subnormals' trailing
 // bits come from stream 2^16 + 1 of the table. The indices gather every row
 // once in the order of permutation 0 (SPEC.md section 4), then every row
-// again in order.
+// again in order. One table at each row length [C] of the `shapes`
+// parameter.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -34,17 +35,15 @@ namespace {
 using namespace exactness;
 using harness::HostTensor;
 
-constexpr std::int64_t kColumns = 17;  // first, middle (8) and last are distinct
-
-// The table: rows of the given values, each row one value at the first,
-// middle and last columns, the rest normal(0, 1) as drawn.
+// The table: rows of C columns holding the given values, each row one value
+// at the first, middle and last columns, the rest normal(0, 1) as drawn.
 GatherProblem special_table(const harness::Instance& instance, const std::vector<std::uint32_t>& values,
-                            std::uint64_t seed) {
+                            std::int64_t columns, std::uint64_t seed) {
     const std::int64_t rows = std::max<std::int64_t>(1, static_cast<std::int64_t>(values.size()));
-    GatherProblem p = draw_gather(instance, {rows, kColumns, 2 * rows}, seed);
+    GatherProblem p = draw_gather(instance, {rows, columns, 2 * rows}, seed);
     for (std::int64_t r = 0; r < static_cast<std::int64_t>(values.size()); ++r)
-        for (const std::int64_t c : {std::int64_t{0}, kColumns / 2, kColumns - 1})
-            p.table.set_bits(static_cast<std::size_t>(r * kColumns + c), values[static_cast<std::size_t>(r)]);
+        for (const std::int64_t c : {std::int64_t{0}, columns / 2, columns - 1})
+            p.table.set_bits(static_cast<std::size_t>(r * columns + c), values[static_cast<std::size_t>(r)]);
     // Every row once in a seeded order, then every row again in order.
     const auto order = ref::permutation(seed, static_cast<std::uint64_t>(rows), 0);
     p.index.clear();
@@ -65,41 +64,65 @@ std::vector<std::string> copy_inputs(const GatherProblem& p, ref::Format format,
             "table element " + hex(format, static_cast<std::uint32_t>(want))};
 }
 
-harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const GatherProblem& p) {
+// The tables of `values` at every row length [C] of the `shapes` parameter.
+std::vector<GatherProblem> special_tables(const harness::Instance& instance, const std::vector<std::uint32_t>& values,
+                                          std::uint64_t seed) {
+    std::vector<GatherProblem> out;
+    for (const auto& shape : probe_shapes(instance, 1, "[C]")) out.push_back(special_table(instance, values, shape[0], seed));
+    return out;
+}
+
+// The first element not copied bit for bit: its table, index, output and bits.
+struct FirstDifference {
+    const GatherProblem* problem;
+    std::size_t index;
+    HostTensor out;
+    std::vector<std::uint64_t> want;
+};
+
+harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const std::vector<GatherProblem>& problems) {
     const harness::Instance& instance = context.instance();
     const ref::Format format = float_format(instance.config.output);
-    const HostTensor out = context.run(gather_call(instance, p, p.index))[0];
-    const std::vector<std::uint64_t> want = gathered_bits(p);
-    std::size_t differing = 0;
-    std::optional<std::size_t> first;
-    for (std::size_t i = 0; i < want.size(); ++i)
-        if (out.bits(i) != want[i] && differing++ == 0) first = i;
+    std::size_t differing = 0, elements = 0;
+    std::optional<FirstDifference> first;
+    nlohmann::json columns = nlohmann::json::array();
+    for (const GatherProblem& p : problems) {
+        HostTensor out = context.run(gather_call(instance, p, p.index))[0];
+        std::vector<std::uint64_t> want = gathered_bits(p);
+        elements += want.size();
+        columns.push_back(p.shape.columns);
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (out.bits(i) != want[i] && differing++ == 0) first = FirstDifference{&p, i, out, want};
+    }
 
     harness::Evidence evidence;
     evidence.figure_name = "elements not copied bit for bit";
     evidence.figure = static_cast<double>(differing);
     evidence.bound = 0;
     evidence.details["bound"] = cite(*instance.contract);
-    evidence.details["elements"] = want.size();
-    evidence.details["table_rows"] = p.shape.rows;
-    evidence.judged = {want.size(), "elements"};
-    const std::string summary = std::to_string(want.size()) + " gathered elements";
+    evidence.details["elements"] = elements;
+    evidence.details["table_rows"] = problems.front().shape.rows;
+    evidence.details["table_columns"] = columns;
+    evidence.judged = {elements, "elements"};
+    const std::string summary = std::to_string(elements) + " gathered elements";
     if (!first) return passed(summary + ", every one the table's bits", std::move(evidence));
 
-    const std::size_t i = *first;
-    const double expected = ref::decode(format, static_cast<std::uint32_t>(want[i]));
+    const std::size_t i = first->index;
+    const std::uint64_t want = first->want[i];
+    const double expected = ref::decode(format, static_cast<std::uint32_t>(want));
     harness::WorstElement w;
     w.index = static_cast<std::int64_t>(i);
-    w.inputs = copy_inputs(p, format, want[i], i);
+    w.inputs = copy_inputs(*first->problem, format, want, i);
     w.expected = expected;
-    w.got = out.value(i);
-    w.got_bits = hex_bits(out, i);
+    w.got = first->out.value(i);
+    w.got_bits = hex_bits(first->out, i);
     w.error = std::isnan(w.got) || std::isnan(expected) ? INFINITY : std::fabs(w.got - expected);
     w.bound = 0;
     evidence.worst = w;
     return failed(instance, subnormal_signature(expected, w.got),
                   summary + ": " + std::to_string(differing) + " differ from the table; the first, element " +
-                      std::to_string(i) + ", is " + w.got_bits + " for " + hex(format, static_cast<std::uint32_t>(want[i])),
+                      std::to_string(i) + " of the table of " + std::to_string(first->problem->shape.columns) +
+                      " columns, is " + w.got_bits + " for " + hex(format, static_cast<std::uint32_t>(want)),
                   std::move(evidence));
 }
 
@@ -111,18 +134,22 @@ harness::CaseResult special_values_gather(harness::ProbeContext& context) {
     std::vector<std::uint32_t> values;
     for (const char* subset : {"nans", "infinities", "zeros", "snans"})
         for (const auto bits : ref::special_subset(f, subset)) values.push_back(bits);
-    const GatherProblem p = special_table(instance, values, context.seed());
-    const std::vector<std::uint64_t> want = gathered_bits(p);
-    SpecialBatch batch{context.run(gather_call(instance, p, p.index))[0], {},
-                       [&](std::size_t i) { return copy_inputs(p, f, want[i], i); }};
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        const double v = ref::decode(f, static_cast<std::uint32_t>(want[i]));
-        const std::size_t position = i / static_cast<std::size_t>(p.shape.columns);
-        batch.elements.push_back(
-            {i, expectation_of(v), v, "table row " + std::to_string(p.index[position]) + " gathered",
-             static_cast<std::uint32_t>(want[i])});
+    std::vector<SpecialBatch> batches;
+    for (const GatherProblem& p : special_tables(instance, values, context.seed())) {
+        const std::vector<std::uint64_t> want = gathered_bits(p);
+        SpecialBatch batch{context.run(gather_call(instance, p, p.index))[0], {},
+                           [p, f, want](std::size_t i) { return copy_inputs(p, f, want[i], i); }};
+        const std::string columns = " [C = " + std::to_string(p.shape.columns) + "]";
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            const double v = ref::decode(f, static_cast<std::uint32_t>(want[i]));
+            const std::size_t position = i / static_cast<std::size_t>(p.shape.columns);
+            batch.elements.push_back(
+                {i, expectation_of(v), v, "table row " + std::to_string(p.index[position]) + " gathered" + columns,
+                 static_cast<std::uint32_t>(want[i])});
+        }
+        batches.push_back(std::move(batch));
     }
-    return judge_special_batches(context, {batch});
+    return judge_special_batches(context, batches);
 }
 
 harness::CaseResult subnormal_handling_gather(harness::ProbeContext& context) {
@@ -134,7 +161,7 @@ harness::CaseResult subnormal_handling_gather(harness::ProbeContext& context) {
     const std::uint32_t sign = f == ref::Format::f32 ? 0x80000000u : 0x8000u;
     for (std::size_t k = 0; k < trailing.size(); ++k)
         values.push_back(static_cast<std::uint32_t>(trailing[k]) | (k % 2 ? sign : 0u));
-    return judge_subnormal_copy(context, special_table(context.instance(), values, context.seed()));
+    return judge_subnormal_copy(context, special_tables(context.instance(), values, context.seed()));
 }
 
 }  // namespace kcs::suites

@@ -1,7 +1,8 @@
 // C-EXC-01 NaN and Inf propagation (spec/v1/classes/C-EXC-01.yaml) for the
 // pointwise operators. Each probe is one tuple of operands placed at the
-// first, middle and last elements of a call of 17 elements whose other
-// elements are normal(0, 1) (pointwise_calls.hpp):
+// first, middle and last elements of a call whose other elements are
+// normal(0, 1) (pointwise_calls.hpp), one call at each length [N] of the
+// `shapes` parameter:
 //   unary: the function at each NaN (quiet and signalling), +-inf and +-0,
 //     and for log and rsqrt at negative arguments (-1, -min normal, -max);
 //   elementwise: each NaN and infinity as each operand, the others drawn,
@@ -29,8 +30,6 @@ namespace {
 
 using namespace exactness;
 using namespace pointwise;
-
-constexpr std::size_t kLength = 17;  // first (0), middle (8) and last (16) are distinct
 
 struct Named {
     std::string name;
@@ -141,21 +140,24 @@ harness::CaseResult judge_probes(harness::ProbeContext& context, const std::vect
     const auto& instance = context.instance();
     const Operands operands = operands_of(instance);
     std::vector<SpecialBatch> batches;
-    for (const auto& probe : probes) {
-        const auto inputs = placed_inputs(context, kLength, probe);
-        const Evaluations y = evaluate(instance, inputs);
-        SpecialBatch batch{context.run(invocation(instance, inputs, {static_cast<std::int64_t>(kLength)})).at(0), {},
-                           [operands, inputs](std::size_t i) { return element_inputs(operands, inputs, i); }};
-        for (std::size_t i = 0; i < kLength; ++i) {
-            const SpecialExpectation expected = expectation_of(y.value[i]);
-            // The precondition: no evaluation the claims admit changes a class.
-            if (!y.fused.empty() && expectation_of(y.fused[i]) != expected)
-                throw std::logic_error("C-EXC-01 probe construction: " + probe.label +
-                                       " has fused and unfused results of different classes");
-            batch.elements.push_back({i, expected, y.value[i], probe.label});
+    for (const auto& shape : probe_shapes(instance, 1, "[N]"))
+        for (const auto& probe : probes) {
+            const auto n = static_cast<std::size_t>(shape[0]);
+            const auto inputs = placed_inputs(context, n, probe);
+            const Evaluations y = evaluate(instance, inputs);
+            SpecialBatch batch{context.run(invocation(instance, inputs, shape)).at(0), {},
+                               [operands, inputs](std::size_t i) { return element_inputs(operands, inputs, i); }};
+            const std::string label = probe.label + " " + shape_text(shape);
+            for (std::size_t i = 0; i < n; ++i) {
+                const SpecialExpectation expected = expectation_of(y.value[i]);
+                // The precondition: no evaluation the claims admit changes a class.
+                if (!y.fused.empty() && expectation_of(y.fused[i]) != expected)
+                    throw std::logic_error("C-EXC-01 probe construction: " + label +
+                                           " has fused and unfused results of different classes");
+                batch.elements.push_back({i, expected, y.value[i], label});
+            }
+            batches.push_back(std::move(batch));
         }
-        batches.push_back(std::move(batch));
-    }
     return judge_special_batches(context, batches);
 }
 

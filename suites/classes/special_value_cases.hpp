@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,6 @@
 #include "kcs/reference/special_values.hpp"
 
 namespace kcs::suites::special_cases {
-
-// A row length whose middle, floor(L/2), is distinct from first and last.
-constexpr std::size_t kRowLength = 17;
 
 struct Placement {
     std::size_t position;
@@ -38,29 +36,46 @@ struct SpecialValues {
 SpecialValues special_values_of(ref::Format f);
 std::string name_of(const SpecialValues& s, std::uint32_t bits);  // "+qNaN", "-inf", ...
 
-std::size_t at(ref::Position p);  // its index in a row of kRowLength
+// Lines are `length` long (the reduced axis, or K for matmul's columns):
+// first, middle and last are 0, floor(length / 2) and length - 1.
+std::size_t at(ref::Position p, std::size_t length);  // its index in a line of `length`
 std::string at_name(ref::Position p);
 constexpr std::array<ref::Position, 3> kPositions{ref::Position::first, ref::Position::middle, ref::Position::last};
 
-SpecialLine single(const SpecialValues& s, std::uint32_t bits, ref::Position p);
-SpecialLine pair(const SpecialValues& s, std::uint32_t a, ref::Position pa, std::uint32_t b, ref::Position pb);
-// A row whose every entry is special, cycling through `cycle`.
-SpecialLine filled(std::string label, std::vector<std::uint32_t> cycle);
+SpecialLine single(const SpecialValues& s, std::uint32_t bits, ref::Position p, std::size_t length);
+// Where the line is too short for the two positions to differ, b wins and
+// the label says so.
+SpecialLine pair(const SpecialValues& s, std::uint32_t a, ref::Position pa, std::uint32_t b, ref::Position pb,
+                 std::size_t length);
+// A line whose every entry is special, cycling through `cycle`.
+SpecialLine filled(std::string label, std::vector<std::uint32_t> cycle, std::size_t length);
 
 // Every value of the nans and infinities sets at every named position, the
 // pairs +inf with -inf and NaN with inf, and a line without specials.
-std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s);
+std::vector<SpecialLine> singles_and_pairs(const SpecialValues& s, std::size_t length);
+
+// `count` lines of `lines` from `first` on, cyclically: the rows (or columns)
+// of one call, so that calls of any row count cover every line.
+std::vector<SpecialLine> cycle_of(const std::vector<SpecialLine>& lines, std::size_t first, std::size_t count);
 
 // Rows of normal(0, 1) (input tensor 0, the case seed), `length` long, with
 // the lines' specials in place. The normal(0, 1) background is read as the
 // claims say (operator_io.hpp).
 harness::HostTensor rows_with(const exactness::ConfigFormats& f, const harness::ProbeContext& context,
-                              const std::vector<SpecialLine>& lines, std::size_t length = kRowLength);
+                              const std::vector<SpecialLine>& lines, std::size_t length);
 
-// A line of a kRowLength probe placed in a reduced axis of `length`: first,
-// middle and last keep their names (0, length / 2, length - 1). Where the
-// axis is too short for them to be distinct the later placement wins, and
-// the label says so.
-SpecialLine placed_in(const SpecialLine& line, std::size_t length);
+// One call of a row operator's probe: its rows, x [rows, length], and the
+// shape's text for the labels.
+struct RowCall {
+    std::vector<SpecialLine> lines;
+    harness::HostTensor x;
+    std::size_t length;
+    std::string shape;
+};
+
+// At each shape [rows, L] of the instance's `shapes`: the lines made for
+// length L, `rows` to a call (cyclically), in as many calls as cover them all.
+std::vector<RowCall> row_calls(const exactness::ConfigFormats& f, const harness::ProbeContext& context,
+                               const std::function<std::vector<SpecialLine>(std::size_t)>& lines_of);
 
 }  // namespace kcs::suites::special_cases

@@ -2,8 +2,9 @@
 // matmul, reduce_sum, reduce_max and softmax. Probes place values of the
 // special-value sets (nans, infinities, zeros) at the first, middle and last
 // positions of the reduced axis, one per probe and in pairs (+inf with -inf,
-// NaN with inf), every other element from normal(0, 1) (matmul: at every
-// shape of the `shapes` parameter); softmax adds masks
+// NaN with inf), every other element from normal(0, 1), at every shape of
+// the `shapes` parameter ([M, K, N]; [rows, L] for the row operators, the
+// probe rows cycled into calls of `rows`); softmax adds masks
 // at random positions (stream 2^16), rows of one unmasked entry and fully
 // masked rows. The oracle evaluates each operator's definition in f64 under
 // IEEE 754 and the ieee_special model judges every element by class.
@@ -41,16 +42,6 @@ constexpr std::uint32_t kMaskStream = ref::auxiliary_stream(0);  // stream 2^16:
 constexpr int kRandomMaskRows = 4;
 constexpr int kSingleEntryRows = 2;
 
-// ---------------------------------------------------------------- judging
-
-using Element = SpecialElement;
-
-harness::CaseResult judge(const harness::ProbeContext& context, const HostTensor& output,
-                          const std::vector<Element>& elements,
-                          const std::function<std::vector<std::string>(std::size_t)>& inputs_of) {
-    return judge_special_batches(context, {{output, elements, inputs_of}});
-}
-
 // ---------------------------------------------------------------- row operators
 
 using RowOracle = std::vector<double> (*)(std::span<const double>, const ref::RowShape&);
@@ -59,28 +50,40 @@ std::vector<double> sum_of_rows(std::span<const double> x, const ref::RowShape& 
     return ref::reduce_sum_oracle(x, shape).value;
 }
 
-// reduce_sum and reduce_max: one output per row.
-harness::CaseResult judge_reduction(harness::ProbeContext& context, const std::vector<SpecialLine>& lines,
+// reduce_sum and reduce_max: one output per row, at every shape [rows, L].
+harness::CaseResult judge_reduction(harness::ProbeContext& context,
+                                    const std::function<std::vector<SpecialLine>(std::size_t)>& lines_of,
                                     RowOracle oracle) {
-    const ConfigFormats f = formats_of(context.instance());
-    const HostTensor x = rows_with(f, context, lines);
-    const auto y = oracle(values(x), {lines.size(), kRowLength});
-    const auto outputs = context.run(invocation(context.instance(), {x}, {static_cast<std::int64_t>(lines.size())}));
-    std::vector<Element> elements;
-    for (std::size_t r = 0; r < lines.size(); ++r) elements.push_back({r, expectation_of(y[r]), y[r], lines[r].label});
-    return judge(context, outputs[0], elements,
-                 [&x](std::size_t r) { return depends_on_range("x", x, r * kRowLength, kRowLength); });
+    std::vector<SpecialBatch> batches;
+    for (const RowCall& call : row_calls(formats_of(context.instance()), context, lines_of)) {
+        const std::size_t rows = call.lines.size(), length = call.length;
+        const auto y = oracle(values(call.x), {rows, length});
+        SpecialBatch batch{
+            context.run(invocation(context.instance(), {call.x}, {static_cast<std::int64_t>(rows)}))[0], {},
+            [x = call.x, length](std::size_t r) { return depends_on_range("x", x, r * length, length); }};
+        for (std::size_t r = 0; r < rows; ++r)
+            batch.elements.push_back({r, expectation_of(y[r]), y[r], call.lines[r].label + " " + call.shape});
+        batches.push_back(std::move(batch));
+    }
+    return judge_special_batches(context, batches);
 }
 
-std::vector<SpecialLine> reduce_max_lines(const SpecialValues& s) {
-    auto lines = singles_and_pairs(s);
-    for (std::size_t p = 0; p < kRowLength; ++p)  // NaN at each position
-        lines.push_back({name_of(s, p % 2 ? s.minus_nan : s.plus_nan) + " at position " + std::to_string(p),
-                         {{p, p % 2 ? s.minus_nan : s.plus_nan}}});
-    lines.push_back(filled("all +qNaN", {s.plus_nan}));
-    lines.push_back(filled("all NaN, both signs", {s.minus_nan, s.plus_nan}));
-    lines.push_back(filled("all -inf", {s.minus_inf}));
-    lines.push_back(filled("all +inf", {s.plus_inf}));
+// A NaN in a row of its own at each of this many positions, evenly spread
+// from first to last (every position of a shorter row).
+constexpr std::size_t kNanPositions = 17;
+
+std::vector<SpecialLine> reduce_max_lines(const SpecialValues& s, std::size_t length) {
+    auto lines = singles_and_pairs(s, length);
+    const std::size_t count = std::min(length, kNanPositions);
+    for (std::size_t k = 0; k < count; ++k) {  // NaN at each position
+        const std::size_t p = count == 1 ? 0 : k * (length - 1) / (count - 1);
+        lines.push_back({name_of(s, k % 2 ? s.minus_nan : s.plus_nan) + " at position " + std::to_string(p),
+                         {{p, k % 2 ? s.minus_nan : s.plus_nan}}});
+    }
+    lines.push_back(filled("all +qNaN", {s.plus_nan}, length));
+    lines.push_back(filled("all NaN, both signs", {s.minus_nan, s.plus_nan}, length));
+    lines.push_back(filled("all -inf", {s.minus_inf}, length));
+    lines.push_back(filled("all +inf", {s.plus_inf}, length));
     return lines;
 }
 
@@ -99,34 +102,34 @@ private:
     std::uint64_t index_ = 0;
 };
 
-std::vector<SpecialLine> softmax_lines(const SpecialValues& s, std::uint64_t seed) {
+std::vector<SpecialLine> softmax_lines(const SpecialValues& s, std::uint64_t seed, std::size_t length) {
     using P = ref::Position;
     std::vector<SpecialLine> lines;
     for (const std::uint32_t v : {s.plus_nan, s.plus_inf, s.minus_inf})
-        for (const P p : kPositions) lines.push_back(single(s, v, p));
-    lines.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last));
-    lines.push_back(pair(s, s.plus_nan, P::middle, s.plus_inf, P::last));
+        for (const P p : kPositions) lines.push_back(single(s, v, p, length));
+    lines.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last, length));
+    lines.push_back(pair(s, s.plus_nan, P::middle, s.plus_inf, P::last, length));
     PositionDraws draws(seed);
-    const auto last = static_cast<std::int64_t>(kRowLength) - 1;
+    const auto last = static_cast<std::int64_t>(length) - 1;
     for (const std::uint32_t v : {s.plus_nan, s.minus_nan, s.plus_inf}) {
         const auto p = static_cast<std::size_t>(draws.next(0, last));
         lines.push_back({name_of(s, v) + " at random position " + std::to_string(p), {{p, v}}});
     }
     for (int r = 0; r < kRandomMaskRows; ++r) {  // -inf masks, each position masked with probability 1/2
         SpecialLine line{"random -inf masks", {}};
-        for (std::size_t j = 0; j < kRowLength; ++j)
+        for (std::size_t j = 0; j < length; ++j)
             if (draws.next(0, 1) == 0) line.specials.push_back({j, s.minus_inf});
         lines.push_back(std::move(line));
     }
     for (int r = 0; r < kSingleEntryRows; ++r) {
         const auto keep = static_cast<std::size_t>(draws.next(0, last));
         SpecialLine line{"one unmasked entry at " + std::to_string(keep), {}};
-        for (std::size_t j = 0; j < kRowLength; ++j)
+        for (std::size_t j = 0; j < length; ++j)
             if (j != keep) line.specials.push_back({j, s.minus_inf});
         lines.push_back(std::move(line));
     }
-    lines.push_back(filled("fully masked", {s.minus_inf}));
-    lines.push_back(filled("fully masked", {s.minus_inf}));
+    lines.push_back(filled("fully masked", {s.minus_inf}, length));
+    lines.push_back(filled("fully masked", {s.minus_inf}, length));
     lines.push_back({"normal(0, 1) only", {}});
     return lines;
 }
@@ -135,26 +138,17 @@ std::vector<SpecialLine> softmax_lines(const SpecialValues& s, std::uint64_t see
 
 // Columns of B: plain, exact zeros where A's rows hold infinities (0 * inf
 // is NaN), and specials of their own.
-std::vector<SpecialLine> matmul_columns(const SpecialValues& s) {
+std::vector<SpecialLine> matmul_columns(const SpecialValues& s, std::size_t K) {
     using P = ref::Position;
     std::vector<SpecialLine> columns{{"normal(0, 1) only", {}}, {"normal(0, 1) only", {}}};
-    for (const P p : kPositions) columns.push_back(single(s, s.plus_zero, p));
-    columns.push_back(single(s, s.minus_zero, P::middle));
-    columns.push_back(single(s, s.plus_nan, P::last));
-    columns.push_back(single(s, s.plus_inf, P::middle));
-    columns.push_back(single(s, s.minus_inf, P::first));
-    columns.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last));
+    for (const P p : kPositions) columns.push_back(single(s, s.plus_zero, p, K));
+    columns.push_back(single(s, s.minus_zero, P::middle, K));
+    columns.push_back(single(s, s.plus_nan, P::last, K));
+    columns.push_back(single(s, s.plus_inf, P::middle, K));
+    columns.push_back(single(s, s.minus_inf, P::first, K));
+    columns.push_back(pair(s, s.plus_inf, P::first, s.minus_inf, P::last, K));
     columns.push_back({"normal(0, 1) only", {}});
     return columns;
-}
-
-// The lines first, first + 1, ... (cyclically) of `lines`, `count` of them,
-// placed in a reduced axis of length K.
-std::vector<SpecialLine> cycle_of(const std::vector<SpecialLine>& lines, std::size_t first, std::size_t count,
-                                  std::size_t K) {
-    std::vector<SpecialLine> out;
-    for (std::size_t i = 0; i < count; ++i) out.push_back(placed_in(lines[(first + i) % lines.size()], K));
-    return out;
 }
 
 // One call at [M, K, N]: A's rows and B's columns the given lines.
@@ -196,17 +190,17 @@ SpecialBatch matmul_call(harness::ProbeContext& context, const std::vector<Speci
 harness::CaseResult judge_matmul(harness::ProbeContext& context) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
-    const auto rows = singles_and_pairs(special_values_of(f.in));
-    const auto columns = matmul_columns(special_values_of(float_format(instance.config.inputs[1])));
+    const SpecialValues in_a = special_values_of(f.in), in_b = special_values_of(float_format(instance.config.inputs[1]));
     std::vector<SpecialBatch> batches;
     for (const auto& s : probe_shapes(instance, 3, "[M, K, N]")) {
         const auto M = static_cast<std::size_t>(s[0]), K = static_cast<std::size_t>(s[1]),
                    N = static_cast<std::size_t>(s[2]);
+        const auto rows = singles_and_pairs(in_a, K);
+        const auto columns = matmul_columns(in_b, K);
         const std::string shape = shape_text(s);
         for (std::size_t r = 0; r < rows.size(); r += M)
             for (std::size_t c = 0; c < columns.size(); c += N)
-                batches.push_back(
-                    matmul_call(context, cycle_of(rows, r, M, K), cycle_of(columns, c, N, K), K, shape));
+                batches.push_back(matmul_call(context, cycle_of(rows, r, M), cycle_of(columns, c, N), K, shape));
     }
     return judge_special_batches(context, batches);
 }
@@ -217,38 +211,44 @@ harness::CaseResult special_values_matmul(harness::ProbeContext& context) { retu
 
 harness::CaseResult special_values_reduce_sum(harness::ProbeContext& context) {
     const SpecialValues s = special_values_of(formats_of(context.instance()).in);
-    return judge_reduction(context, singles_and_pairs(s), sum_of_rows);
+    return judge_reduction(context, [&s](std::size_t length) { return singles_and_pairs(s, length); }, sum_of_rows);
 }
 
 harness::CaseResult special_values_reduce_max(harness::ProbeContext& context) {
     const SpecialValues s = special_values_of(formats_of(context.instance()).in);
-    return judge_reduction(context, reduce_max_lines(s), ref::reduce_max_oracle);
+    return judge_reduction(context, [&s](std::size_t length) { return reduce_max_lines(s, length); },
+                           ref::reduce_max_oracle);
 }
 
 harness::CaseResult special_values_softmax(harness::ProbeContext& context) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
-    const auto lines = softmax_lines(special_values_of(f.in), context.seed());
+    const SpecialValues s = special_values_of(f.in);
     const bool masked_row_zero = context.claims().at("masked_row") == "zero";
-    const HostTensor x = rows_with(f, context, lines);
-    const auto x_values = values(x);
-    const auto oracle = ref::softmax_oracle(x_values, {lines.size(), kRowLength},
-                                            masked_row_zero ? ref::MaskedRow::zero : ref::MaskedRow::nan);
-    const auto length = static_cast<std::int64_t>(kRowLength);
-    const auto outputs = context.run(invocation(instance, {x}, {static_cast<std::int64_t>(lines.size()), length}));
-    std::vector<Element> elements;
-    for (std::size_t i = 0; i < oracle.value.size(); ++i) {
-        const std::size_t r = i / kRowLength;
-        const double m = oracle.row_max[r];
-        SpecialExpectation expected = expectation_of(oracle.value[i]);
-        if (m == -HUGE_VAL)
-            expected = masked_row_zero ? SpecialExpectation::masked_row_zero : SpecialExpectation::masked_row_nan;
-        else if (std::isfinite(m) && x_values[i] == -HUGE_VAL)
-            expected = SpecialExpectation::masked_zero;  // the oracle's value there is +0
-        elements.push_back({i, expected, oracle.value[i], lines[r].label});
+    std::vector<SpecialBatch> batches;
+    const auto lines_of = [&](std::size_t length) { return softmax_lines(s, context.seed(), length); };
+    for (const RowCall& call : row_calls(f, context, lines_of)) {
+        const std::size_t length = call.length;
+        const auto x_values = values(call.x);
+        const auto oracle = ref::softmax_oracle(x_values, {call.lines.size(), length},
+                                                masked_row_zero ? ref::MaskedRow::zero : ref::MaskedRow::nan);
+        SpecialBatch batch{context.run(invocation(instance, {call.x}, call.x.shape))[0], {},
+                           [x = call.x, length](std::size_t i) {
+                               return depends_on_range("x", x, i / length * length, length);
+                           }};
+        for (std::size_t i = 0; i < oracle.value.size(); ++i) {
+            const std::size_t r = i / length;
+            const double m = oracle.row_max[r];
+            SpecialExpectation expected = expectation_of(oracle.value[i]);
+            if (m == -HUGE_VAL)
+                expected = masked_row_zero ? SpecialExpectation::masked_row_zero : SpecialExpectation::masked_row_nan;
+            else if (std::isfinite(m) && x_values[i] == -HUGE_VAL)
+                expected = SpecialExpectation::masked_zero;  // the oracle's value there is +0
+            batch.elements.push_back({i, expected, oracle.value[i], call.lines[r].label + " " + call.shape});
+        }
+        batches.push_back(std::move(batch));
     }
-    return judge(context, outputs[0], elements,
-                 [&x](std::size_t i) { return depends_on_range("x", x, i / kRowLength * kRowLength, kRowLength); });
+    return judge_special_batches(context, batches);
 }
 
 }  // namespace kcs::suites

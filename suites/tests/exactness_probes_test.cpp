@@ -471,14 +471,36 @@ TEST(SpecialValueShapes, MatmulJudgesEveryProbePairAtEveryShape) {
     const auto shapes =
         run.result.instance->parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
     ASSERT_GE(shapes.size(), 5u);
-    const auto rows = special_cases::singles_and_pairs(special_cases::special_values_of(Format::f16)).size();
     const std::size_t columns = 11;  // matmul_columns in special_values.cpp
     std::size_t expected = 0;
     for (const auto& s : shapes) {
         const auto M = static_cast<std::size_t>(s[0]), N = static_cast<std::size_t>(s[2]);
+        const auto rows =
+            special_cases::singles_and_pairs(special_cases::special_values_of(Format::f16), s[1]).size();
         expected += (rows + M - 1) / M * M * ((columns + N - 1) / N) * N;
     }
     for (const auto& c : run.result.cases) EXPECT_EQ(c.result.evidence.judged.count, expected);
+}
+
+// C-EXC-01 on the row operators runs its probe rows at every shape [rows,
+// L] of the catalog's sweep, `rows` to a call: reduce_sum judges one output
+// per row of ceil(17 / rows) calls at each shape, softmax every element.
+TEST(SpecialValueShapes, RowOperatorsJudgeEveryProbeRowAtEveryShape) {
+    for (const char* op : {"reduce_sum", "softmax"}) {
+        const auto run = testing::run_instance(testing::instance_id("C-EXC-01", op, "f32-f32"), "reference-cpu", "",
+                                               "quick");
+        ASSERT_EQ(run.verdict, harness::Verdict::pass) << op << ": " << testing::describe(run.result);
+        const auto shapes =
+            run.result.instance->parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+        ASSERT_GE(shapes.size(), 5u);
+        const std::size_t lines = std::string(op) == "reduce_sum" ? 17 : 23;  // singles_and_pairs; softmax_lines
+        std::size_t expected = 0;
+        for (const auto& s : shapes) {
+            const auto rows = static_cast<std::size_t>(s[0]), length = static_cast<std::size_t>(s[1]);
+            expected += (lines + rows - 1) / rows * rows * (std::string(op) == "reduce_sum" ? 1 : length);
+        }
+        for (const auto& c : run.result.cases) EXPECT_EQ(c.result.evidence.judged.count, expected) << op;
+    }
 }
 
 // C-EXC-01's calibration: nan-dropping-max fails reduce_max with nan-dropped.
@@ -488,8 +510,27 @@ INSTANTIATE_TEST_SUITE_P(NanDroppingMax, ExactnessViolator,
                                            ViolatorCase{"v1/C-EXC-01/reduce_max/f16-f16/shapes-sweep", "nan-dropping-max",
                                                         "C-EXC-01", "nan-dropped"},
                                            ViolatorCase{"v1/C-EXC-01/reduce_max/bf16-bf16/shapes-sweep", "nan-dropping-max",
-                                                        "C-EXC-01", "nan-dropped"}),
+                                                        "C-EXC-01", "nan-dropped"},
+                                           ViolatorCase{"v1/C-EXC-01/reduce_max/f32-f32/shapes-sweep",
+                                                        "vector-nan-dropping-max", "C-EXC-01", "nan-dropped"}),
                          violator_name);
+
+// vector-nan-dropping-max drops NaN only where the row count or length is
+// 32 or more: every probe row that misses ran at such a shape, and the rows
+// of the smaller shapes all keep their NaN.
+TEST(SpecialValueShapes, VectorNanDroppingMaxFailsOnlyAtTheLargerShapes) {
+    const auto run = testing::run_instance("v1/C-EXC-01/reduce_max/f32-f32/shapes-sweep", "calibration",
+                                           "vector-nan-dropping-max", "quick");
+    ASSERT_EQ(run.verdict, harness::Verdict::fail) << testing::describe(run.result);
+    const spec::Json& by_probe = run.result.cases.front().result.evidence.details.at("mismatches_by_probe");
+    ASSERT_FALSE(by_probe.empty());
+    for (const auto& [probe, count] : by_probe.items()) {
+        const auto open = probe.rfind('['), x = probe.rfind('x');
+        ASSERT_TRUE(open != std::string::npos && x != std::string::npos && x > open) << probe;
+        const long rows = std::stol(probe.substr(open + 1)), length = std::stol(probe.substr(x + 1));
+        EXPECT_GE(std::max(rows, length), 32) << probe;
+    }
+}
 
 // bf16-truncate is calibrated on cast; it reaches every bf16 store, so the
 // bf16-output configurations of matmul, reduce_sum and softmax catch it too;

@@ -6,6 +6,7 @@
 // signature (spec/v1/classes/<id>.yaml, calibration.violating).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -224,13 +225,32 @@ TEST(PrecisionProbes, CancellationOverflowSafetyCatchesNaiveSoftmax) {
 }
 
 TEST(PrecisionProbes, DeclaredComputePrecisionPassesReferenceCpu) {
-    for (const auto& config : kMatmulConfigs) expect_pass(instance_id("C-PRC-03", "matmul", config, "default"));
+    for (const auto& config : kMatmulConfigs) expect_pass(instance_id("C-PRC-03", "matmul", config, "shapes-sweep"));
+}
+
+// The identity probes run at every shape [M, K, N] of the catalog's sweep,
+// X * I and I * X at each (I rectangular where K differs from N or M).
+TEST(PrecisionProbes, DeclaredComputePrecisionRunsTheIdentityAtEveryShape) {
+    const auto run =
+        run_instance(instance_id("C-PRC-03", "matmul", "f16xf16-f32", "shapes-sweep"), "reference-cpu", "", "quick");
+    ASSERT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
+    const auto shapes = run.result.instance->parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+    ASSERT_GE(shapes.size(), 5u);
+    const spec::Json& probes = run.result.cases.front().result.evidence.details.at("probes");
+    for (const auto& s : shapes)
+        for (const std::string side : {"X * I ", "I * X "}) {
+            const std::string name = side + suites::exactness::shape_text(s);
+            const auto found = std::find_if(probes.begin(), probes.end(),
+                                            [&](const spec::Json& p) { return p.at("probe") == name; });
+            ASSERT_NE(found, probes.end()) << name << " in " << probes.dump();
+            EXPECT_EQ(found->at("elements"), s[0] * s[2]) << name;
+        }
 }
 
 // Both coercions touch f32 inputs only (f16 and bf16 inputs already fit), so
 // only the f32 configuration can fail.
 TEST(PrecisionProbes, DeclaredComputePrecisionCatchesCoercions) {
-    const std::string id = instance_id("C-PRC-03", "matmul", "f32xf32-f32", "default");
+    const std::string id = instance_id("C-PRC-03", "matmul", "f32xf32-f32", "shapes-sweep");
     expect_fail(id, "tf32-inputs", "C-PRC-03", "reduced-input-mantissa");
     expect_fail(id, "f16-coercion", "C-PRC-03", "range-coercion");
     const auto tf32 = run_instance(id, "calibration", "tf32-inputs");

@@ -93,8 +93,10 @@ float round_through(Dtype dtype, float value) {
 Settings for_extents(const Settings& settings, std::initializer_list<std::int64_t> extents) {
     constexpr std::int64_t kLargeTile = 32;
     Settings out = settings;
-    if (settings.violation == Violation::large_tile_ftz && std::max(extents) >= kLargeTile)
-        out.violation = Violation::ftz_daz;
+    const bool large = std::max(extents) >= kLargeTile;
+    if (settings.violation == Violation::large_tile_ftz) out.violation = large ? Violation::ftz_daz : Violation::none;
+    if (settings.violation == Violation::vector_nan_dropping_max)
+        out.violation = large ? Violation::nan_dropping_max : Violation::none;
     return out;
 }
 

@@ -31,8 +31,9 @@ inline bool flushes_subnormals(const Settings& settings) {
 
 // The settings a problem of these extents runs under: large_tile_ftz's
 // kernel for problems with an extent of at least 32 (matmul's M, K or N, a
-// row operator's row count or length) flushes as ftz_daz does, its kernel
-// for smaller ones does not.
+// row operator's row count or length) flushes as ftz_daz does, and
+// vector_nan_dropping_max's drops NaN as nan_dropping_max does; their
+// kernels for smaller ones conform.
 Settings for_extents(const Settings& settings, std::initializer_list<std::int64_t> extents);
 
 // Whether mul_add and the layernorm affine step fuse their a*b+c: the

@@ -147,6 +147,10 @@ const std::vector<ViolationInfo>& violations() {
         {Violation::nan_dropping_max, "nan-dropping-max", "C-EXC-01",
          "Maximum (reduce_max, elementwise maximum) through C fmax, which returns the non-NaN operand: "
          "OpenCL fmax on CPU devices."},
+        {Violation::vector_nan_dropping_max, "vector-nan-dropping-max", "C-EXC-01",
+         "reduce_max through C fmax when the row count or length is 32 or more and NaN-aware below: a "
+         "library whose vectorised kernel for large rows uses a SIMD maximum that returns the second "
+         "operand when one is NaN (x86 maxps), while its scalar kernel for small ones does not."},
         {Violation::oob_zero_under_raise, "oob-zero-under-raise", "C-EXC-02",
          "Gather writes zero rows for out-of-range indices and reports success while the claims say "
          "raise: the AMD out-of-bounds silent acceptance."},

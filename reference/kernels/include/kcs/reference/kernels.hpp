@@ -78,6 +78,7 @@ enum class Violation {
     large_tile_ftz,          // C-CMP-02: ftz_daz for M, K or N (rows or row length) >= 32
     contracted_mul_add,      // C-CMP-03: mul_add through a fused multiply-add
     nan_dropping_max,        // C-EXC-01: maximum through fmax
+    vector_nan_dropping_max, // C-EXC-01: nan_dropping_max for reduce_max rows (count or length) >= 32
     oob_zero_under_raise,    // C-EXC-02: zero rows for bad indices while claiming raise
     tile_overrun,            // C-EXC-02: writes one element past the output
     stale_output,            // C-EXC-02: returns without writing the output
