@@ -1,13 +1,13 @@
 // C-PRC-01 Accumulator preservation (spec/v1/classes/C-PRC-01.yaml) for
 // attention: the reductions over the keys, the softmax denominator and the
-// P.V sum, for each key length T of the K sweep.
+// P.V sum, for each key length T of the K sweep at each head dimension D of
+// `head_dims` (attention kernels are chosen by head dimension).
 //
 // Data sets as the protocol gives them, for Q, K and V alike: (a) normal(0,1)
 // with cancellation, (b) uniform(0,1) without, (c) all ones, whose scores
-// are all equal, so that P = 1/T and O = 1 exactly. D = 16 keeps the score
-// dot products short (their error enters through exp) and the kernel cheap
-// at T = 4096; S = 21 queries give 336 outputs per data set, 1008 per T,
-// at least min_outputs.
+// are all equal, so that P = 1/T and O = 1 exactly. S is what the statistics
+// need: the fewest queries whose S D outputs per data set, three data sets,
+// reach min_outputs (21 at D = 16).
 //
 // The magnitude term of the reduction under test (C-PRC-01's oracle note):
 // M = 2 W, W = sum_t p_t* |V[t, d]|, since the denominator and the P.V sum
@@ -15,6 +15,7 @@
 // statistics of dot_bound do not apply: the output is a composite, not the
 // reduction itself (as for softmax). A sum of ones cannot show a stall here:
 // a stalled denominator and a stalled P.V sum stall alike, and O = 1 still.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -36,8 +37,6 @@ namespace {
 
 using namespace attention;
 
-constexpr std::int64_t kQueries = 21;
-constexpr std::int64_t kHeadDim = 16;
 constexpr double kReductions = 2;  // the denominator and the P.V sum
 
 struct DataSet {
@@ -59,7 +58,9 @@ struct KFigures {
     harness::WorstElement worst;
 };
 
-KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& model, std::int64_t T) {
+// Every head dimension at key length T, pooled: the elements of all count at T.
+KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& model, std::int64_t T,
+                   const std::vector<std::int64_t>& head_dims) {
     const harness::Instance& instance = context.instance();
     const double u_acc = precision::unit_roundoff(*instance.config.accumulate);
     const double u_out = precision::unit_roundoff(instance.config.output);
@@ -68,31 +69,36 @@ KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& mo
     KFigures f;
     f.T = T;
     bool first = true;
-    for (const DataSet& set : data_sets()) {
-        const auto& d = set.distribution;
-        const AttentionProblem p = drawn_problem(instance, context.claims(), kQueries, T, kHeadDim, d, d, d, context.seed(), set.name);
-        const harness::HostTensor output = run_attention(context, p);
-        const std::vector<double> y = values(output);
-        const ref::AttentionResult oracle = attention_reference(instance, p);
-        for (std::size_t i = 0; i < y.size(); ++i) {
-            const double magnitude = kReductions * oracle.weighted_abs_value[i];
-            const double bound = model.bound_with_underflow(T, u_acc, u_out, underflow, magnitude, oracle.value[i]);
-            const double error = std::isfinite(y[i]) ? std::fabs(y[i] - oracle.value[i])
-                                                     : std::numeric_limits<double>::infinity();
-            if (!(error <= bound)) ++f.elements_failed;
-            const double ratio = error == 0 ? 0 : (bound > 0 ? error / bound : error);
-            if (magnitude > 0) f.max_abs_e = std::fmax(f.max_abs_e, error / (g * magnitude));
-            if (first || ratio > f.worst_ratio) {
-                first = false;
-                f.worst_ratio = ratio;
-                f.worst_set = set.name;
-                f.worst = {static_cast<std::int64_t>(i), attention_inputs(instance, p, i), oracle.value[i], y[i],
-                           hex_bits(output, i), error, bound};
+    const auto sets = static_cast<std::int64_t>(data_sets().size());
+    const std::int64_t per_set = (static_cast<std::int64_t>(model.params.min_outputs) + sets - 1) / sets;
+    for (const std::int64_t D : head_dims) {
+        const std::int64_t S = (per_set + D - 1) / D;  // queries: S D outputs per data set
+        for (const DataSet& set : data_sets()) {
+            const auto& d = set.distribution;
+            const AttentionProblem p = drawn_problem(instance, context.claims(), S, T, D, d, d, d, context.seed(), set.name);
+            const harness::HostTensor output = run_attention(context, p);
+            const std::vector<double> y = values(output);
+            const ref::AttentionResult oracle = attention_reference(instance, p);
+            for (std::size_t i = 0; i < y.size(); ++i) {
+                const double magnitude = kReductions * oracle.weighted_abs_value[i];
+                const double bound = model.bound_with_underflow(T, u_acc, u_out, underflow, magnitude, oracle.value[i]);
+                const double error = std::isfinite(y[i]) ? std::fabs(y[i] - oracle.value[i])
+                                                         : std::numeric_limits<double>::infinity();
+                if (!(error <= bound)) ++f.elements_failed;
+                const double ratio = error == 0 ? 0 : (bound > 0 ? error / bound : error);
+                if (magnitude > 0) f.max_abs_e = std::fmax(f.max_abs_e, error / (g * magnitude));
+                if (first || ratio > f.worst_ratio) {
+                    first = false;
+                    f.worst_ratio = ratio;
+                    f.worst_set = set.name + ", D = " + std::to_string(D);
+                    f.worst = {static_cast<std::int64_t>(i), attention_inputs(instance, p, i), oracle.value[i], y[i],
+                               hex_bits(output, i), error, bound};
+                }
             }
+            f.outputs += y.size();
         }
-        f.outputs += y.size();
     }
-    if (f.outputs < model.params.min_outputs)
+    if (f.outputs < model.params.min_outputs * head_dims.size())
         throw std::logic_error("C-PRC-01 attention probe: fewer outputs than min_outputs at T = " + std::to_string(T));
     return f;
 }
@@ -104,8 +110,11 @@ harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& co
     if (!instance.config.accumulate)
         throw std::invalid_argument(instance.id + ": C-PRC-01 needs a configuration that declares an accumulator");
     const auto model = tolerance::DotBound::from_catalog(*instance.contract);
+    const std::vector<std::int64_t> head_dims = context.int_list("head_dims");
+    if (head_dims.empty() || *std::min_element(head_dims.begin(), head_dims.end()) < 1)
+        throw std::invalid_argument(instance.id + ": head_dims are one or more head dimensions >= 1");
     std::vector<KFigures> sweep;
-    for (const std::int64_t T : context.int_list("K")) sweep.push_back(measure_t(context, model, T));
+    for (const std::int64_t T : context.int_list("K")) sweep.push_back(measure_t(context, model, T, head_dims));
     if (sweep.empty()) throw std::invalid_argument(instance.id + ": the K sweep is empty");
 
     harness::Evidence evidence;
@@ -115,6 +124,7 @@ harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& co
     evidence.judged.unit = "elements";
     const KFigures* failing = nullptr;  // the smallest failing T: where the violation first shows
     const KFigures* worst = &sweep.front();
+    evidence.details["head_dims"] = head_dims;
     for (const auto& f : sweep) {
         evidence.details["sweep"].push_back({{"K", f.T},
                                              {"outputs", f.outputs},

@@ -50,6 +50,23 @@ TEST(AttentionProbes, AccumulatorPreservationCatchesF16Accumulation) {
         expect_fail(instance_id("C-PRC-01", config), "f16-accumulate", "narrow-accumulator");
 }
 
+// Every key length runs at every head dimension of the catalog's head_dims,
+// each with the fewest queries S whose S D outputs per data set (three
+// sets) reach min_outputs: the sweep records them and counts them all.
+TEST(AttentionProbes, AccumulatorPreservationRunsEveryHeadDimension) {
+    const auto run = run_instance(instance_id("C-PRC-01", "f32xf32xf32-f32"), "reference-cpu", "", "quick");
+    ASSERT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
+    const auto head_dims = run.result.instance->parameters.at("head_dims").get<std::vector<std::int64_t>>();
+    ASSERT_GE(head_dims.size(), 4u);
+    const auto min_outputs = run.result.instance->contract->tolerance.params.at("min_outputs").get<std::int64_t>();
+    std::int64_t per_t = 0;
+    for (const std::int64_t D : head_dims) per_t += 3 * (((min_outputs + 2) / 3 + D - 1) / D) * D;
+    for (const auto& c : run.result.cases) {
+        EXPECT_EQ(c.result.evidence.details.at("head_dims"), spec::Json(head_dims));
+        for (const auto& t : c.result.evidence.details.at("sweep")) EXPECT_EQ(t.at("outputs"), per_t) << t.dump();
+    }
+}
+
 TEST(AttentionProbes, CancellationOverflowSafetyPassesReferenceCpu) {
     for (const auto& config : kConfigs) expect_pass(instance_id("C-PRC-02", config));
 }
