@@ -1,21 +1,24 @@
 // C-CMP-03 Contraction and reassociation (spec/v1/classes/C-CMP-03.yaml)
 // for layernorm and rmsnorm.
 //
-// Contraction probes, configurations with an f32 output: one row of 1024
-// entries from normal(0,1). Call A, twice, with gamma = 1 and beta = +0,
-// reads the adapter's own normalised row r (xhat, or x * rrms) bit for bit;
-// the two readings must agree (else ERROR: the precondition). Call B uses
-// gamma from uniform(1, 2) (stream 2^16 + 2) and, for layernorm,
-// beta = -RN(r * gamma) rounded to beta's dtype, so that the unfused step
-// RN(RN(r * gamma) + beta) is the exact difference RN(r * gamma) + beta
-// (+0 in f32) while a fused one keeps the product's rounding error. rmsnorm
+// Both kinds of probe run at every shape [rows, L] of the `shapes` parameter.
+//
+// Contraction probes, configurations with an f32 output: rows of L entries,
+// one row from normal(0,1) repeated. Call A, twice, with gamma = 1 and
+// beta = +0, reads the adapter's own normalised rows r (xhat, or x * rrms)
+// bit for bit; the two readings must agree (else ERROR: the precondition).
+// Call B uses gamma from uniform(1, 2) (stream 2^16 + 2) and, for
+// layernorm, beta = -RN(r * gamma) of the first row, rounded to beta's
+// dtype, so that the unfused step RN(RN(r * gamma) + beta) is the exact
+// difference RN(r * gamma) + beta (+0 in f32) while a fused one keeps the
+// product's rounding error; each row is judged against its own r. rmsnorm
 // has no addition to fuse: RN(RN(r * gamma)) is its only evaluation under
 // either claim, and anything else is a regrouping (rrms * gamma first).
 //
-// IEEE probes, every configuration: layernorm rows of 64 entries 1.5 (xhat
-// is +0) with negative gamma and beta = -0, every output -0; rmsnorm rows
-// from normal(0,1) holding -0 at the first, middle and last positions
-// (-0 where gamma > 0, +0 where gamma < 0).
+// IEEE probes, every configuration: layernorm rows of entries 1.5 (xhat is
+// +0) with negative gamma and beta = -0, every output -0; rmsnorm rows from
+// normal(0,1) holding -0 at the first, middle and last positions (-0 where
+// gamma > 0, +0 where gamma < 0).
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -45,10 +48,13 @@ constexpr const char* kFused = "fused-where-unfused-declared";
 constexpr const char* kReassociated = "reassociated";
 constexpr const char* kFiniteMathFolding = "finite-math-folding";
 
-constexpr std::int64_t kContractionRowLength = 1024;
 constexpr std::uint32_t kGammaStream = ref::auxiliary_stream(2);  // 2^16 + 2
-constexpr std::int64_t kIeeeRowLength = 64;
-constexpr std::int64_t kIeeeRows = 3;
+
+// A probe shape: rows of L entries.
+struct Shape {
+    std::int64_t rows, length;
+    std::string text;
+};
 
 bool is_layernorm(const harness::Instance& instance) {
     return precision::reducing_operator(instance) == ReducingOperator::layernorm;
@@ -84,6 +90,7 @@ public:
     const Seen* first(Outcome o) const { return first_.contains(o) ? &first_.at(o) : nullptr; }
     std::size_t elements = 0;
     std::size_t ieee_wrong = 0;  // IEEE probe elements other than the definition's value
+    spec::Json elements_by_shape = spec::Json::object();
 
 private:
     std::map<Outcome, std::size_t> counts_;
@@ -113,52 +120,68 @@ bool read_normalised_row(harness::ProbeContext& context, const ContractionRow& r
     return true;
 }
 
-// Judges call B against the row r read in call A. Returns an ERROR result
+// Whether a + b is exact in f64 (Knuth's two-sum leaves no error).
+bool exact_sum(double a, double b) {
+    const double s = a + b, bb = s - a;
+    return (a - (s - bb)) + (b - bb) == 0;
+}
+
+// x [rows, L]: one row from normal(0, 1), repeated.
+HostTensor repeated_row(const std::string& dtype, const Shape& shape, std::uint64_t seed) {
+    const HostTensor row = generate(dtype, {1, shape.length}, ref::Normal{0, 1}, seed, 0);
+    HostTensor x = HostTensor::zeros(row.dtype, {shape.rows, shape.length});
+    for (std::size_t i = 0; i < x.elements(); ++i) x.set_bits(i, row.bits(i % row.elements()));
+    return x;
+}
+
+// Judges call B against the rows r read in call A. Returns an ERROR result
 // when the precondition fails, otherwise nothing (the tally has the elements).
-std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& context, Tally& tally) {
+std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& context, const Shape& shape, Tally& tally) {
     const harness::Instance& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
     const bool layernorm = is_layernorm(instance);
     const bool contract_on = context.claims().at("fp_contract") == "on";
     const std::string& gamma_dtype = instance.config.inputs.at(1);
     const ref::Format gamma_format = float_format(gamma_dtype);
-    const auto n = static_cast<std::size_t>(kContractionRowLength);
+    const auto n = static_cast<std::size_t>(shape.length);
 
-    ContractionRow row{generate(f.in_name, {1, kContractionRowLength}, ref::Normal{0, 1}, context.seed(), 0),
-                       from_values(gamma_dtype, {kContractionRowLength}, std::vector<double>(n, 1.0)), {}};
-    if (layernorm)
-        row.zeros = from_values(instance.config.inputs.at(2), {kContractionRowLength}, std::vector<double>(n, 0.0));
+    ContractionRow row{repeated_row(f.in_name, shape, context.seed()),
+                       from_values(gamma_dtype, {shape.length}, std::vector<double>(n, 1.0)), {}};
+    if (layernorm) row.zeros = from_values(instance.config.inputs.at(2), {shape.length}, std::vector<double>(n, 0.0));
     HostTensor normalised;
     std::string why;
     if (!read_normalised_row(context, row, normalised, why)) return harness::verdict_only(harness::Verdict::error, why);
     const std::vector<double> r = values(normalised);
 
     const HostTensor gamma = tensor_of_bits(
-        gamma_dtype, {kContractionRowLength},
+        gamma_dtype, {shape.length},
         ref::fill_bits(gamma_format, ref::Uniform{1, 2}, ref::TensorStream{context.seed(), 1, kGammaStream}, n));
     const std::vector<double> g = values(gamma);
-    std::vector<double> product(n), beta_values(n, 0.0);
-    for (std::size_t j = 0; j < n; ++j) product[j] = ref::round_to(f.out, r[j] * g[j]);  // r * g exact in f64
+    std::vector<double> product(r.size()), beta_values(n, 0.0);
+    for (std::size_t i = 0; i < r.size(); ++i) product[i] = ref::round_to(f.out, r[i] * g[i % n]);  // r * g exact in f64
     HostTensor beta;
     if (layernorm) {
         const std::string& beta_dtype = instance.config.inputs.at(2);
-        for (std::size_t j = 0; j < n; ++j) beta_values[j] = -product[j];
-        beta = from_values(beta_dtype, {kContractionRowLength}, beta_values);  // rounded to beta's dtype
+        for (std::size_t j = 0; j < n; ++j) beta_values[j] = -product[j];  // the first row's
+        beta = from_values(beta_dtype, {shape.length}, beta_values);       // rounded to beta's dtype
         beta_values = values(beta);
     }
     const auto outputs = run_norm(context, row.x, gamma, layernorm ? &beta : nullptr);
     const double tiny_beta = layernorm ? ref::info(float_format(instance.config.inputs.at(2))).min_normal : 0.0;
 
-    for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        const std::size_t j = i % n;
         // The precondition: operands normal numbers of their dtype. A beta
         // that rounds into its subnormal range (r * gamma near zero) is not
         // one, and under subnormals: flush would be read as zero.
         if (layernorm && std::fabs(beta_values[j]) < tiny_beta) continue;
-        // Exact in f64: r * g has at most 48 significant bits, and adding
-        // beta (of its magnitude) to it at most one more.
-        const std::uint32_t unfused = ref::encode(f.out, ref::round_to(f.out, product[j] + beta_values[j]));
-        const std::uint32_t fused = layernorm ? ref::encode(f.out, r[j] * g[j] + beta_values[j]) : unfused;
-        const std::uint32_t got = bits_at(outputs[0], j);
+        // r * g has at most 48 significant bits; beta, of the first row's
+        // magnitude, makes its sum exact in f64 unless a row's r is far
+        // from the first's (then the element cannot tell the evaluations apart).
+        if (!exact_sum(product[i], beta_values[j]) || !exact_sum(r[i] * g[j], beta_values[j])) continue;
+        const std::uint32_t unfused = ref::encode(f.out, ref::round_to(f.out, product[i] + beta_values[j]));
+        const std::uint32_t fused = layernorm ? ref::encode(f.out, r[i] * g[j] + beta_values[j]) : unfused;
+        const std::uint32_t got = bits_at(outputs[0], i);
         ++tally.elements;
         Outcome o = Outcome::reassociated;
         if (got == unfused) o = Outcome::unfused;
@@ -167,11 +190,11 @@ std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& cont
             tally.add(o, {});
             continue;
         }
-        std::vector<std::string> inputs{"normalised row r[" + std::to_string(j) + "]=" + hex(f.out, bits_at(normalised, j)),
+        std::vector<std::string> inputs{"normalised row r[" + std::to_string(i) + "]=" + hex(f.out, bits_at(normalised, i)),
                                         "gamma[" + std::to_string(j) + "]=" + hex_bits(gamma, j)};
         if (layernorm) inputs.push_back("beta[" + std::to_string(j) + "]=" + hex_bits(beta, j));
-        tally.add(o, {"contraction, " + std::string(layernorm ? "r * gamma + beta" : "r * gamma"), j, unfused, fused,
-                      got, std::move(inputs)});
+        tally.add(o, {"contraction, " + std::string(layernorm ? "r * gamma + beta " : "r * gamma ") + shape.text, i,
+                      unfused, fused, got, std::move(inputs)});
     }
     return std::nullopt;
 }
@@ -191,21 +214,22 @@ void judge_ieee(const ConfigFormats& f, Tally& tally, const std::string& probe, 
 }
 
 // layernorm: rows of 1.5 (xhat = +0), gamma = -uniform(1, 2), beta = -0: every output -0.
-void layernorm_ieee_probe(harness::ProbeContext& context, Tally& tally) {
+void layernorm_ieee_probe(harness::ProbeContext& context, const Shape& shape, Tally& tally) {
     const harness::Instance& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
-    const auto n = static_cast<std::size_t>(kIeeeRowLength);
-    const HostTensor x = from_values(f.in_name, {kIeeeRows, kIeeeRowLength},
-                                     std::vector<double>(static_cast<std::size_t>(kIeeeRows) * n, 1.5));
+    const auto n = static_cast<std::size_t>(shape.length);
+    const HostTensor x = from_values(f.in_name, {shape.rows, shape.length},
+                                     std::vector<double>(static_cast<std::size_t>(shape.rows) * n, 1.5));
     std::vector<double> g =
         ref::fill_values(float_format(instance.config.inputs.at(1)), ref::Uniform{1, 2},
                          ref::TensorStream{context.seed(), 1, kGammaStream}, n);
     for (double& v : g) v = -v;
-    const HostTensor gamma = from_values(instance.config.inputs.at(1), {kIeeeRowLength}, g);
-    const HostTensor beta = from_values(instance.config.inputs.at(2), {kIeeeRowLength}, std::vector<double>(n, -0.0));
+    const HostTensor gamma = from_values(instance.config.inputs.at(1), {shape.length}, g);
+    const HostTensor beta = from_values(instance.config.inputs.at(2), {shape.length}, std::vector<double>(n, -0.0));
     const auto outputs = run_norm(context, x, gamma, &beta);
     for (std::size_t i = 0; i < x.elements(); ++i)
-        judge_ieee(f, tally, "IEEE, rows of 1.5 with gamma < 0 and beta = -0", i, true, bits_at(outputs[0], i),
+        judge_ieee(f, tally, "IEEE, rows of 1.5 with gamma < 0 and beta = -0 " + shape.text, i, true,
+                   bits_at(outputs[0], i),
                    {"x[" + std::to_string(i / n) + ",:]=1.5", "gamma[" + std::to_string(i % n) + "]=" +
                                                                hex_bits(gamma, i % n),
                     "beta[" + std::to_string(i % n) + "]=" + hex_bits(beta, i % n)});
@@ -213,24 +237,27 @@ void layernorm_ieee_probe(harness::ProbeContext& context, Tally& tally) {
 
 // rmsnorm: -0 at the first, middle and last positions of normal(0,1) rows,
 // gamma from normal(0,1): -0 * rrms * gamma is a zero of gamma's opposite sign.
-void rmsnorm_ieee_probe(harness::ProbeContext& context, Tally& tally) {
+void rmsnorm_ieee_probe(harness::ProbeContext& context, const Shape& shape, Tally& tally) {
     const harness::Instance& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
-    const auto n = static_cast<std::size_t>(kIeeeRowLength);
-    HostTensor x = generate(f.in_name, {kIeeeRows, kIeeeRowLength}, ref::Normal{0, 1}, context.seed(), 0);
+    const auto n = static_cast<std::size_t>(shape.length);
+    HostTensor x = generate(f.in_name, {shape.rows, shape.length}, ref::Normal{0, 1}, context.seed(), 0);
     const HostTensor gamma =
-        generate(instance.config.inputs.at(1), {kIeeeRowLength}, ref::Normal{0, 1}, context.seed(), 1);
+        generate(instance.config.inputs.at(1), {shape.length}, ref::Normal{0, 1}, context.seed(), 1);
     const std::uint32_t minus_zero = ref::encode(f.in, -0.0);
     std::vector<std::size_t> zeros;
-    for (std::size_t r = 0; r < static_cast<std::size_t>(kIeeeRows); ++r)
+    for (std::size_t r = 0; r < static_cast<std::size_t>(shape.rows); ++r)
         for (const auto p : {ref::Position::first, ref::Position::middle, ref::Position::last}) {
-            zeros.push_back(r * n + ref::position_index(p, n));
-            x.set_bits(zeros.back(), minus_zero);
+            const std::size_t i = r * n + ref::position_index(p, n);
+            if (!zeros.empty() && zeros.back() == i) continue;  // a short row: the positions coincide
+            zeros.push_back(i);
+            x.set_bits(i, minus_zero);
         }
     const auto outputs = run_norm(context, x, gamma, nullptr);
     const std::vector<double> g = values(gamma);
     for (const std::size_t i : zeros)
-        judge_ieee(f, tally, "IEEE, -0 in a normal(0,1) row", i, !std::signbit(g[i % n]), bits_at(outputs[0], i),
+        judge_ieee(f, tally, "IEEE, -0 in a normal(0,1) row " + shape.text, i, !std::signbit(g[i % n]),
+                   bits_at(outputs[0], i),
                    {"x[" + std::to_string(i / n) + "," + std::to_string(i % n) + "]=" + hex_bits(x, i),
                     "gamma[" + std::to_string(i % n) + "]=" + hex_bits(gamma, i % n)});
 }
@@ -251,7 +278,8 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
                         {"fused", tally.count(Outcome::fused)},
                         {"reassociated", tally.count(Outcome::reassociated)},
                         {"signed_zero_folded", tally.count(Outcome::folded)},
-                        {"unmatched", tally.count(Outcome::unmatched)}};
+                        {"unmatched", tally.count(Outcome::unmatched)},
+                        {"elements_by_shape", tally.elements_by_shape}};
     evidence.figure_name = "elements matching no allowed evaluation";
     evidence.judged = {tally.elements, "elements"};
     const std::size_t fused_off = contract_on ? 0 : tally.count(Outcome::fused);
@@ -313,12 +341,18 @@ harness::CaseResult norm_contraction(harness::ProbeContext& context) {
     // Contraction probes only where the output is f32: an f16 or bf16
     // output hides the f32 intermediate the probe reads (the class's scope).
     const bool contraction = formats_of(instance).out == ref::Format::f32;
-    if (contraction)
-        if (auto error = contraction_probe(context, tally)) return *std::move(error);
-    if (is_layernorm(instance))
-        layernorm_ieee_probe(context, tally);
-    else
-        rmsnorm_ieee_probe(context, tally);
+    for (const auto& s : probe_shapes(instance, 2, "[rows, L]")) {
+        const Shape shape{s[0], s[1], shape_text(s)};
+        const std::size_t before = tally.elements;
+        if (contraction)
+            if (auto error = contraction_probe(context, shape, tally)) return *std::move(error);
+        const std::size_t ieee_from = tally.elements;
+        if (is_layernorm(instance))
+            layernorm_ieee_probe(context, shape, tally);
+        else
+            rmsnorm_ieee_probe(context, shape, tally);
+        tally.elements_by_shape[shape.text] = {{"contraction", ieee_from - before}, {"ieee", tally.elements - ieee_from}};
+    }
     return verdict_of(context, tally, contraction);
 }
 

@@ -6,14 +6,17 @@
 //     discarded, c = -RN(a * b) in the output dtype. The unfused value
 //     RN(RN(a * b) + c) is +0; the fused one RN(a * b + c) is the product's
 //     rounding error, a nonzero normal number (the class's derivation).
-//   IEEE probes, each at the first, middle and last elements of calls of
-//     64 elements whose other elements are normal(0, 1): add(+inf, -inf),
+//   IEEE probes, each at the first, middle and last elements of calls
+//     whose other elements are normal(0, 1): add(+inf, -inf),
 //     add(-0, -0), add(-0, +0), add(+0, -0); mul(+0, +inf), mul(-0, 3),
 //     mul(-1, +0); mul_add(inf, 0, 1), mul_add(inf, 1, -inf),
 //     mul_add(-0, 1, -0); maximum(+0, -0), maximum(-0, +0), maximum(x, NaN),
 //     maximum(NaN, x); unary: the signed zeros and infinities of each
 //     function as unary.yaml gives them (tanh, erf and gelu of -0 are -0,
 //     rsqrt(+-0) = +-inf, exp(-inf) = +0, log(1) = +0, ...).
+// Both run at every length [N] of the `shapes` parameter: an IEEE probe in a
+// call of N, the contraction elements in calls of N that cycle through them
+// until each has run.
 // Every element of an elementwise call is judged bitwise: mul_add's against
 // its allowed evaluations (unfused; fused as well under fp_contract: on),
 // the IEEE probes against IEEE 754 (a NaN: any NaN), the drawn elements of
@@ -42,7 +45,6 @@ using namespace pointwise;
 using harness::HostTensor;
 
 constexpr std::size_t kContractionCandidates = 256;  // pairs drawn before the exact products are discarded
-constexpr std::size_t kIeeeLength = 64;
 
 // ---------------------------------------------------------------- outcomes
 
@@ -228,8 +230,9 @@ std::vector<PlacedProbe> unary_ieee_probes(const std::string& function, ref::For
     return probes;
 }
 
-// mul_add(a, b, -RN(a * b)) over the drawn pairs whose product is inexact.
-std::vector<HostTensor> contraction_inputs(const harness::Instance& instance, std::uint64_t seed) {
+// mul_add(a, b, -RN(a * b)) over the drawn pairs whose product is inexact:
+// the columns a, b and c.
+std::vector<std::vector<double>> contraction_columns(const harness::Instance& instance, std::uint64_t seed) {
     const ref::Format f = float_format(instance.config.output);
     // f16 needs a, b in [8, 16) for the product's error to be normal (a multiple of 2^-14).
     const ref::Uniform range = f == ref::Format::f16 ? ref::Uniform{8, 16} : ref::Uniform{1, 2};
@@ -248,7 +251,21 @@ std::vector<HostTensor> contraction_inputs(const harness::Instance& instance, st
         columns[2].push_back(-rounded);
     }
     if (columns[0].empty()) throw std::logic_error("C-CMP-03 probe construction: every drawn product is exact");
-    return value_inputs(instance, columns);
+    return columns;
+}
+
+// The calls of n elements that cycle through the columns until each has run.
+std::vector<std::vector<HostTensor>> calls_of(const harness::Instance& instance,
+                                              const std::vector<std::vector<double>>& columns, std::size_t n) {
+    const std::size_t count = columns.at(0).size();
+    std::vector<std::vector<HostTensor>> calls;
+    for (std::size_t first = 0; first < count; first += n) {
+        std::vector<std::vector<double>> call(columns.size(), std::vector<double>(n));
+        for (std::size_t k = 0; k < columns.size(); ++k)
+            for (std::size_t i = 0; i < n; ++i) call[k][i] = columns[k][(first + i) % count];
+        calls.push_back(value_inputs(instance, call));
+    }
+    return calls;
 }
 
 harness::CaseResult judge_elementwise(harness::ProbeContext& context) {
@@ -277,11 +294,16 @@ harness::CaseResult judge_elementwise(harness::ProbeContext& context) {
             tally.judge(kind, drawn ? name + ", drawn element" : name, inputs, output, i, y.value[i], fused);
         }
     };
-    if (mul_add) run("mul_add(a, b, -RN(a * b))", contraction_inputs(instance, context.seed()), {});
-    const auto positions = placed_positions(kIeeeLength);
-    for (const auto& probe : elementwise_ieee_probes(function, f))
-        run(probe.label, placed_inputs(context, kIeeeLength, probe),
-            {positions.begin(), positions.end()});
+    const auto contraction = mul_add ? contraction_columns(instance, context.seed()) : std::vector<std::vector<double>>{};
+    for (const auto& shape : probe_shapes(instance, 1, "[N]")) {
+        const auto n = static_cast<std::size_t>(shape[0]);
+        const std::string at = " " + shape_text(shape);
+        if (mul_add)
+            for (const auto& inputs : calls_of(instance, contraction, n)) run("mul_add(a, b, -RN(a * b))" + at, inputs, {});
+        const auto positions = placed_positions(n);
+        for (const auto& probe : elementwise_ieee_probes(function, f))
+            run(probe.label + at, placed_inputs(context, n, probe), {positions.begin(), positions.end()});
+    }
     return tally.verdict(claim);
 }
 
@@ -290,14 +312,19 @@ harness::CaseResult judge_unary(harness::ProbeContext& context) {
     const std::string claim = context.claims().at("fp_contract");
     const ref::Format f = float_format(instance.config.output);
     Tally tally(instance, claim == "on");
-    for (const auto& probe : unary_ieee_probes(*instance.function, f)) {
-        const auto inputs = placed_inputs(context, kIeeeLength, probe);
-        const Evaluations y = evaluate(instance, inputs);
-        const HostTensor output =
-            context.run(invocation(instance, inputs, {static_cast<std::int64_t>(kIeeeLength)})).at(0);
-        for (const std::size_t i : placed_positions(kIeeeLength))
-            tally.judge(Kind::ieee, probe.label, inputs, output, i, y.value[i], std::nan(""));
-    }
+    for (const auto& shape : probe_shapes(instance, 1, "[N]"))
+        for (const auto& probe : unary_ieee_probes(*instance.function, f)) {
+            const auto n = static_cast<std::size_t>(shape[0]);
+            const auto inputs = placed_inputs(context, n, probe);
+            const Evaluations y = evaluate(instance, inputs);
+            const HostTensor output = context.run(invocation(instance, inputs, shape)).at(0);
+            std::vector<std::size_t> judged;  // the probe's positions, each once (they coincide where n < 3)
+            for (const std::size_t i : placed_positions(n))
+                if (std::find(judged.begin(), judged.end(), i) == judged.end()) judged.push_back(i);
+            for (const std::size_t i : judged)
+                tally.judge(Kind::ieee, probe.label + " " + shape_text(shape), inputs, output, i, y.value[i],
+                            std::nan(""));
+        }
     return tally.verdict(claim);
 }
 

@@ -8,9 +8,11 @@
 // signature.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "../classes/exactness_common.hpp"
 #include "probe_test_support.hpp"
 
 namespace kcs::suites::testing {
@@ -96,6 +98,33 @@ TEST(NormPathDependence, ReferencePassesEveryConfig) {
 TEST(NormContraction, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
         for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-CMP-03", op, config));
+}
+
+// Both probes run at every shape [rows, L] of the catalog's sweep: the
+// IEEE probes judge every element of rows x L (layernorm) or the -0 at the
+// first, middle and last of each row (rmsnorm; fewer where L < 3), and the
+// contraction probe judges elements of every row wherever L > 1 (layernorm
+// of one entry has xhat = 0, whose beta the precondition leaves out).
+TEST(NormContraction, BothProbesRunAtEveryShape) {
+    for (const std::string op : {"layernorm", "rmsnorm"}) {
+        const auto run = run_instance(testing::instance_id("C-CMP-03", op, configs(op).at(0)), "reference-cpu", "",
+                                      "quick");
+        ASSERT_EQ(run.verdict, Verdict::pass) << describe(run.result);
+        const auto shapes = run.result.instance->parameters.at("shapes").get<std::vector<std::vector<std::int64_t>>>();
+        ASSERT_GE(shapes.size(), 5u);
+        for (const auto& c : run.result.cases) {
+            const spec::Json& by_shape = c.result.evidence.details.at("elements_by_shape");
+            ASSERT_EQ(by_shape.size(), shapes.size()) << by_shape.dump();
+            for (const auto& s : shapes) {
+                const auto rows = static_cast<std::size_t>(s[0]), L = static_cast<std::size_t>(s[1]);
+                const spec::Json& n = by_shape.at(suites::exactness::shape_text(s));
+                EXPECT_EQ(n.at("ieee"), op == "layernorm" ? rows * L : rows * std::min<std::size_t>(L, 3)) << op;
+                if (L > 1) {
+                    EXPECT_GE(n.at("contraction").get<std::size_t>(), rows * L / 2) << op << " " << n.dump();
+                }
+            }
+        }
+    }
 }
 
 // contracted-mul-add fuses layernorm's affine step (reference/kernels
