@@ -35,7 +35,6 @@ using precision::case_verdict;
 
 constexpr const char* kNonfiniteWhereFinite = "nonfinite-where-finite";
 
-constexpr std::int64_t kQueries = 4;   // rows per data set, as softmax's probe runs 4 random rows
 constexpr std::int64_t kHeadDim = 16;  // default scale 1/4, exact in every accumulator
 constexpr double kLogitWeight = 4;     // Q[s, 0]: 1 / the default scale
 
@@ -55,11 +54,11 @@ std::vector<ScoreSet> score_sets(const harness::Instance& instance) {
 }
 
 AttentionProblem problem_for(const harness::Instance& instance, const harness::Claims& claims, const ScoreSet& set,
-                             std::int64_t L, std::uint64_t seed) {
+                             std::int64_t queries, std::int64_t L, std::uint64_t seed) {
     const ref::Normal normal{0.0, 1.0};
-    AttentionProblem p = drawn_problem(instance, claims, kQueries, L, kHeadDim, normal, normal, normal, seed, set.name);
+    AttentionProblem p = drawn_problem(instance, claims, queries, L, kHeadDim, normal, normal, normal, seed, set.name);
     const auto logits = draw_as_claimed(instance.config.inputs.at(1), {L, kHeadDim}, set.logits, seed, 1, claims);
-    for (std::int64_t s = 0; s < kQueries; ++s) p.q[static_cast<std::size_t>(s * kHeadDim)] = kLogitWeight;
+    for (std::int64_t s = 0; s < queries; ++s) p.q[static_cast<std::size_t>(s * kHeadDim)] = kLogitWeight;
     for (std::int64_t t = 0; t < L; ++t) {
         const auto i = static_cast<std::size_t>(t * kHeadDim);
         p.k[i] = logits[i];
@@ -83,18 +82,18 @@ struct SetFigures {
 };
 
 SetFigures measure(harness::ProbeContext& context, const tolerance::StabilityBound& model, const ScoreSet& set,
-                   std::int64_t L) {
+                   std::int64_t queries, std::int64_t L) {
     const harness::Instance& instance = context.instance();
     const double u_acc = precision::unit_roundoff(*instance.config.accumulate);
     const double u_out = precision::unit_roundoff(instance.config.output);
     const ref::Format out = float_format(instance.config.output);
-    const AttentionProblem p = problem_for(instance, context.claims(), set, L, context.seed());
+    const AttentionProblem p = problem_for(instance, context.claims(), set, queries, L, context.seed());
     const harness::HostTensor output = run_attention(context, p);
     const std::vector<double> y = values(output);
     const ref::AttentionResult oracle = attention_reference(instance, p);
 
     SetFigures f;
-    f.name = set.name;
+    f.name = set.name + ", " + std::to_string(queries) + " queries";
     f.role = set.role;
     f.L = L;
     f.elements = y.size();
@@ -186,7 +185,8 @@ harness::CaseResult attention_cancellation_overflow_safety(harness::ProbeContext
     const auto model = tolerance::StabilityBound::from_catalog(*instance.contract);
     std::vector<SetFigures> sets;
     for (const std::int64_t L : context.int_list("row_lengths"))
-        for (const ScoreSet& set : score_sets(instance)) sets.push_back(measure(context, model, set, L));
+        for (const std::int64_t queries : context.int_list("rows"))
+            for (const ScoreSet& set : score_sets(instance)) sets.push_back(measure(context, model, set, queries, L));
     return verdict_of(instance, sets);
 }
 

@@ -41,8 +41,6 @@ using tolerance::StabilityBoundResult;
 
 constexpr const char* kNonfiniteWhereFinite = "nonfinite-where-finite";
 
-constexpr std::int64_t kRandomRows = 4;
-
 // One data set's rows: logits as exact values of the input dtype.
 struct RowSet {
     std::string name;
@@ -51,20 +49,22 @@ struct RowSet {
     std::vector<double> logits;  // [rows, L]
 };
 
-// The protocol's data sets for one L, read as the claims say (operator_io.hpp).
-std::vector<RowSet> row_sets(const harness::Instance& instance, std::int64_t L, std::uint64_t seed,
-                             const harness::Claims& claims) {
+// The protocol's data sets for one L, read as the claims say (operator_io.hpp):
+// the random ones at every row count of `rows`, the constructed ones once.
+std::vector<RowSet> row_sets(const harness::Instance& instance, std::int64_t L, const std::vector<std::int64_t>& rows,
+                             std::uint64_t seed, const harness::Claims& claims) {
     const std::string& input = instance.config.inputs.at(0);
-    const auto drawn = [&](const harness::Instance&, std::string name, StabilityRole role, std::int64_t length,
-                           const ref::Distribution& distribution, std::uint64_t s) {
-        return RowSet{std::move(name), role, kRandomRows,
-                      draw_as_claimed(input, {kRandomRows, length}, distribution, s, 0, claims)};
-    };
     std::vector<RowSet> sets;
-    sets.push_back(drawn(instance, "(1) normal(0,1)", StabilityRole::baseline, L, ref::Normal{0.0, 1.0}, seed));
-    sets.push_back(drawn(instance, "(2) uniform(-110,110)", StabilityRole::provoking, L, ref::Uniform{-110.0, 110.0}, seed));
-    if (input == "f16" || input == "bf16")
-        sets.push_back(drawn(instance, "(3) uniform(-1000,1000)", StabilityRole::provoking, L, ref::Uniform{-1000.0, 1000.0}, seed));
+    for (const std::int64_t count : rows) {
+        const auto drawn = [&](std::string name, StabilityRole role, const ref::Distribution& distribution) {
+            return RowSet{name.append(", ").append(std::to_string(count)).append(" rows"), role, count,
+                          draw_as_claimed(input, {count, L}, distribution, seed, 0, claims)};
+        };
+        sets.push_back(drawn("(1) normal(0,1)", StabilityRole::baseline, ref::Normal{0.0, 1.0}));
+        sets.push_back(drawn("(2) uniform(-110,110)", StabilityRole::provoking, ref::Uniform{-110.0, 110.0}));
+        if (input == "f16" || input == "bf16")
+            sets.push_back(drawn("(3) uniform(-1000,1000)", StabilityRole::provoking, ref::Uniform{-1000.0, 1000.0}));
+    }
 
     const double largest = ref::info(float_format(input)).max_finite;
     sets.push_back({"(4) every entry the largest finite value", StabilityRole::provoking, 1,
@@ -289,7 +289,7 @@ harness::CaseResult cancellation_overflow_safety(harness::ProbeContext& context)
     const StabilityBound model = StabilityBound::from_catalog(*instance.contract);
     std::vector<SetFigures> sets;
     for (const std::int64_t L : context.int_list("row_lengths"))
-        for (RowSet& set : row_sets(instance, L, context.seed(), context.claims()))
+        for (RowSet& set : row_sets(instance, L, context.int_list("rows"), context.seed(), context.claims()))
             sets.push_back(measure_set(context, model, std::move(set), L));
     return verdict_of(instance, sets);
 }

@@ -44,13 +44,12 @@ using tolerance::StabilityBoundResult;
 
 constexpr const char* kNegativeVariance = "negative-variance";
 
-constexpr std::int64_t kRows = 8;
-
 // One data set's rows, as exact values of the input dtype.
 struct NormRows {
     std::string name;
     StabilityRole role;     // provoking: (5) and (6), where a cancelling variance shows
-    std::vector<double> x;    // [kRows, L]
+    std::vector<double> x;    // [rows, L]
+    std::int64_t rows = 0;
 };
 
 // (5): a spread of about four input spacings at the mean.
@@ -60,25 +59,25 @@ ref::Normal large_mean_distribution(const std::string& input) {
     return {1e4, 1e-2};
 }
 
-std::vector<NormRows> data_sets(const std::string& input, std::int64_t L, std::uint64_t seed,
+std::vector<NormRows> data_sets(const std::string& input, std::int64_t rows, std::int64_t L, std::uint64_t seed,
                                 const harness::Claims& claims) {
     const auto drawn = [&](const std::string& dtype, std::vector<std::int64_t> shape, const ref::Distribution& d,
                            std::uint32_t tensor) { return draw_as_claimed(dtype, std::move(shape), d, seed, tensor, claims); };
     const ref::Normal large = large_mean_distribution(input);
     std::vector<NormRows> sets;
-    sets.push_back({"(1) normal(0,1)", StabilityRole::baseline, drawn(input, {kRows, L}, ref::Normal{0.0, 1.0}, 0)});
+    sets.push_back({"(1) normal(0,1)", StabilityRole::baseline, drawn(input, {rows, L}, ref::Normal{0.0, 1.0}, 0), rows});
     sets.push_back({"(5) normal(" + std::to_string(large.mean) + ", " + std::to_string(large.std) + ")", StabilityRole::provoking,
-                    drawn(input, {kRows, L}, large, 0)});
+                    drawn(input, {rows, L}, large, 0), rows});
 
-    NormRows constant{"(6) constant rows, c from uniform(512,1024)", StabilityRole::provoking, {}};
-    for (const double c : drawn(input, {kRows}, ref::Uniform{512.0, 1024.0}, 0))
+    NormRows constant{"(6) constant rows, c from uniform(512,1024)", StabilityRole::provoking, {}, rows};
+    for (const double c : drawn(input, {rows}, ref::Uniform{512.0, 1024.0}, 0))
         constant.x.insert(constant.x.end(), static_cast<std::size_t>(L), c);
     sets.push_back(std::move(constant));
 
     const double largest = ref::info(float_format(input)).max_finite;
     const double spread = 0x1p-4 * std::fmin(largest, 0x1p64 / std::sqrt(static_cast<double>(L)));
     sets.push_back({"(7) normal(0, " + std::to_string(spread) + ")", StabilityRole::other,
-                    drawn(input, {kRows, L}, ref::Normal{0.0, spread}, 0)});
+                    drawn(input, {rows, L}, ref::Normal{0.0, spread}, 0), rows});
     return sets;
 }
 
@@ -129,7 +128,7 @@ Reference reference_of(const ReductionProblem& p, double u_acc, ref::Format out)
 struct SetFigures {
     std::string name;
     StabilityRole role = StabilityRole::baseline;
-    std::int64_t L = 0;
+    std::int64_t L = 0, rows = 0;
     StabilityBoundResult result;
     harness::WorstElement worst;            // the largest error / bound
     harness::WorstElement first_nonfinite;  // when there is one
@@ -144,7 +143,7 @@ SetFigures measure(harness::ProbeContext& context, const StabilityBound& model, 
 
     ReductionProblem p;
     p.op = reducing_operator(instance);
-    p.rows = kRows;
+    p.rows = rows.rows;
     p.k = L;
     p.a = rows.x;
     p.b = affine.gamma;
@@ -159,6 +158,7 @@ SetFigures measure(harness::ProbeContext& context, const StabilityBound& model, 
     f.name = p.data_set;
     f.role = rows.role;
     f.L = L;
+    f.rows = rows.rows;
     f.result = model.check(y, ref.value, ref.magnitude, L, u_acc, u_out, RowSums::skip);
     const auto element = [&](std::size_t i, double bound) {
         harness::WorstElement w;
@@ -182,7 +182,7 @@ SetFigures measure(harness::ProbeContext& context, const StabilityBound& model, 
 spec::Json set_details(const SetFigures& f) {
     return {{"L", f.L},
             {"data_set", f.name},
-            {"rows", kRows},
+            {"rows", f.rows},
             {"nonfinite_where_finite", f.result.nonfinite_where_finite},
             {"elements_over_bound", f.result.elements_over_bound},
             {"max_error_over_bound", f.result.worst_ratio}};
@@ -250,9 +250,10 @@ harness::CaseResult norm_cancellation_safety(harness::ProbeContext& context) {
     const std::string& input = instance.config.inputs.at(0);
     std::vector<SetFigures> sets;
     for (const std::int64_t L : context.int_list("row_lengths"))
-        for (const Affine& affine : affines(instance, L, context.seed(), context.claims()))
-            for (const NormRows& rows : data_sets(input, L, context.seed(), context.claims()))
-                sets.push_back(measure(context, model, rows, affine, L));
+        for (const std::int64_t count : context.int_list("rows"))
+            for (const Affine& affine : affines(instance, L, context.seed(), context.claims()))
+                for (const NormRows& rows : data_sets(input, count, L, context.seed(), context.claims()))
+                    sets.push_back(measure(context, model, rows, affine, L));
     return verdict_of(instance, sets);
 }
 

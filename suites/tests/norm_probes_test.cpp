@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,24 @@ TEST(NormConversionRounding, MostSampledStoresAreJudged) {
 TEST(NormPathDependence, ReferencePassesEveryConfig) {
     for (const auto& op : kNorms)
         for (const auto& config : configs(op)) expect_pass(testing::instance_id("C-ORD-01", op, config));
+}
+
+// Every data set runs at every row count of the catalog's `rows` and every
+// L: the evidence lists each (L, rows) pair the same number of times.
+TEST(NormCancellation, EveryDataSetRunsAtEveryRowCount) {
+    const auto run = run_instance(testing::instance_id("C-PRC-02", "rmsnorm", "f32xf32-f32"), "reference-cpu", "",
+                                  "quick");
+    ASSERT_EQ(run.verdict, Verdict::pass) << describe(run.result);
+    const auto rows = run.result.instance->parameters.at("rows").get<std::vector<std::int64_t>>();
+    const auto lengths = run.result.instance->parameters.at("row_lengths").get<std::vector<std::int64_t>>();
+    ASSERT_GE(rows.size(), 3u);
+    for (const auto& c : run.result.cases) {
+        std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> seen;
+        for (const auto& set : c.result.evidence.details.at("sets"))
+            ++seen[{set.at("L").get<std::int64_t>(), set.at("rows").get<std::int64_t>()}];
+        EXPECT_EQ(seen.size(), rows.size() * lengths.size());
+        for (const auto& [key, n] : seen) EXPECT_EQ(n, seen.begin()->second) << key.first << " x " << key.second;
+    }
 }
 
 // ---- C-CMP-03 ---------------------------------------------------------------
