@@ -100,7 +100,8 @@ TEST_F(Plan, TheVariantIsTheFirstListParameterOfTheClass) {
     EXPECT_EQ(variant_of(*catalog().find_class("C-ORD-03")), "batch-sizes-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-02")), "row-lengths-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-EXC-02")), "shapes-sweep");
-    EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-03")), "default");  // M is an int, not a list
+    EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-03")), "shapes-sweep");  // after M, an int
+    EXPECT_EQ(variant_of(*catalog().find_class("C-CMP-01")), "default");       // samples is an int, not a list
     EXPECT_EQ(variant_of(*catalog().find_class("C-CMP-02")), "shapes-sweep");  // matmul's probe shapes
 }
 
