@@ -107,7 +107,7 @@ protected:
     // The FAIL instance of C-CMP-01 on unary.exp f32: 67 of 9034 results over 3 ulp.
     static Json& exp_f32(Json& s) {
         for (auto& inst : s["predicate"]["instances"])
-            if (inst["id"] == "v1/C-CMP-01/unary.exp/f32-f32/default") return inst;
+            if (inst["id"] == "v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep") return inst;
         throw std::runtime_error("the failing report lacks unary.exp f32");
     }
 
@@ -137,10 +137,10 @@ TEST_F(Forgery, AConsequenceTheRecordedFailsDoNotGiveIsRefused) {
     Json& inst = exp_f32(statement);
     ASSERT_EQ(inst["verdict"], "FAIL");
     ASSERT_TRUE(inst["consequence_of"].is_null()) << "the exp f32 FAIL assumed nothing";
-    inst["consequence_of"] = {{"instance", "v1/C-CMP-01/unary.log/f32-f32/default"}, {"reason", "forged"}};
+    inst["consequence_of"] = {{"instance", "v1/C-CMP-01/unary.log/f32-f32/shapes-sweep"}, {"reason", "forged"}};
     const Verification v = sign_and_verify(statement, vendor_);
     EXPECT_FALSE(v.valid());
-    EXPECT_TRUE(mentions(v, "v1/C-CMP-01/unary.exp/f32-f32/default: consequence_of: recorded")) << failures(v);
+    EXPECT_TRUE(mentions(v, "v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep: consequence_of: recorded")) << failures(v);
 }
 
 // 1. FAIL -> PASS with the figure set to its bound; the worst element and
@@ -178,7 +178,7 @@ TEST_F(Forgery, ABoundTheCatalogDoesNotGiveIsRefused) {
 
     const Verification widened = forge([](Json& s) {
         for (auto& inst : s["predicate"]["instances"])
-            if (inst["id"] == "v1/C-CMP-01/unary.log/f32-f32/default")
+            if (inst["id"] == "v1/C-CMP-01/unary.log/f32-f32/shapes-sweep")
                 for (auto& c : inst["cases"]) {
                     c["evidence"]["figure"] = 100.0;
                     c["evidence"]["bound"] = 200.0;
@@ -225,7 +225,7 @@ TEST_F(Forgery, ApplicabilityAndPartialSupportAreRemadeFromTheCatalog) {
             }
     });
     EXPECT_FALSE(excluded.valid());
-    EXPECT_TRUE(mentions(excluded, "instance v1/C-CMP-01/unary.exp/f32-f32/default: applicable: recorded false, remade true"))
+    EXPECT_TRUE(mentions(excluded, "instance v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep: applicable: recorded false, remade true"))
         << failures(excluded);
 
     const Verification declined = forge([](Json& s) {
@@ -256,7 +256,7 @@ TEST_F(Forgery, EveryPlannedInstanceMustBeListed) {
         s["predicate"]["instances"] = kept;
     });
     EXPECT_FALSE(v.valid());
-    EXPECT_TRUE(mentions(v, "plan: 147 instances planned, 141 listed; missing v1/C-CMP-01/unary.exp/f32-f32/default"))
+    EXPECT_TRUE(mentions(v, "plan: 147 instances planned, 141 listed; missing v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep"))
         << failures(v);
 }
 

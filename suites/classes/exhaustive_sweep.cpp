@@ -15,17 +15,28 @@ namespace kcs::suites::sweep {
 
 static_assert(std::endian::native == std::endian::little, "HostTensor stores little-endian elements");
 
-ChunkPlan::ChunkPlan(std::uint64_t size, std::uint64_t chunk_elements)
+ChunkPlan::ChunkPlan(std::uint64_t size, std::uint64_t chunk_elements, std::vector<std::uint64_t> lengths)
     : size_(size), chunk_elements_(chunk_elements), chunks_(0) {
     if (chunk_elements == 0) throw std::invalid_argument("a sweep's chunks need at least one element");
-    chunks_ = size / chunk_elements + (size % chunk_elements != 0 ? 1 : 0);
+    if (lengths.empty()) lengths = {chunk_elements};
+    for (const std::uint64_t length : lengths) {
+        if (length == 0) throw std::invalid_argument("a sweep's chunk lengths need at least one element");
+        lengths_.push_back(std::min(length, chunk_elements));
+        period_ += lengths_.back();
+    }
+    const std::uint64_t cycles = size / period_;
+    chunks_ = cycles * lengths_.size();
+    for (std::uint64_t rest = size - cycles * period_, j = 0; rest > 0; ++j, ++chunks_)
+        rest -= std::min(rest, lengths_[j]);
 }
 
 Chunk ChunkPlan::chunk(std::uint64_t index) const {
     if (index >= chunks_)
         throw std::out_of_range("sweep chunk " + std::to_string(index) + " of " + std::to_string(chunks_));
-    const std::uint64_t first = index * chunk_elements_;
-    return {index, first, std::min(chunk_elements_, size_ - first)};
+    const std::uint64_t cycle = index / lengths_.size(), j = index % lengths_.size();
+    std::uint64_t first = cycle * period_;
+    for (std::uint64_t i = 0; i < j; ++i) first += lengths_[i];
+    return {index, first, std::min(lengths_[j], size_ - first)};
 }
 
 EncodingView::EncodingView(const harness::HostTensor& tensor)

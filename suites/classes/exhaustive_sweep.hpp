@@ -49,11 +49,15 @@ struct Chunk {
 };
 
 // A domain of `size` elements cut into chunks of `chunk_elements` (the
-// last one shorter when they do not divide): every element in exactly one
-// chunk, in order. Throws std::invalid_argument for a zero chunk size.
+// last one shorter when they do not divide), or, given `lengths`, of those
+// lengths in turn, each at most `chunk_elements` (calls of the lengths at
+// which kernels switch between vector and tail paths, spread over the
+// domain): every element in exactly one chunk, in order. Throws
+// std::invalid_argument for a zero chunk size or length.
 class ChunkPlan {
 public:
-    ChunkPlan(std::uint64_t size, std::uint64_t chunk_elements = kDefaultChunkElements);
+    ChunkPlan(std::uint64_t size, std::uint64_t chunk_elements = kDefaultChunkElements,
+              std::vector<std::uint64_t> lengths = {});
 
     std::uint64_t size() const { return size_; }
     std::uint64_t chunk_elements() const { return chunk_elements_; }
@@ -63,6 +67,8 @@ public:
 private:
     std::uint64_t size_;
     std::uint64_t chunk_elements_;
+    std::vector<std::uint64_t> lengths_;  // one cycle of chunk lengths
+    std::uint64_t period_ = 0;            // their sum
     std::uint64_t chunks_;
 };
 

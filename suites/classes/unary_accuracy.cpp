@@ -300,7 +300,11 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     if (!exhaustive) sampled = sampled_f32(function, context.seed(), context.integer("samples"), flush_claimed);
     const sweep::EncodingDomain domain = exhaustive ? sweep::finite_patterns(f.in, flush_claimed)
                                                     : sweep::EncodingDomain::listed(std::move(sampled.patterns));
-    const sweep::ChunkPlan plan(domain.size(), sweep::chunk_elements_from_environment());
+    // Calls of the lengths of `shapes` in turn, so that vector bodies and
+    // scalar tails both meet inputs from all over the domain.
+    std::vector<std::uint64_t> lengths;
+    for (const auto& s : probe_shapes(instance, 1, "[N]")) lengths.push_back(static_cast<std::uint64_t>(s[0]));
+    const sweep::ChunkPlan plan(domain.size(), sweep::chunk_elements_from_environment(), lengths);
 
     AccuracyTally total(bound);
     const sweep::SweepCheckpoint checkpoint{[&] { return total.save(); },
@@ -345,6 +349,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                  {"inputs", std::move(inputs)},
                  {"judged", total.judged},
                  {"chunks", plan.chunks()},
+                 {"call_lengths", lengths},
                  {"sweep_timing", timing.record()},
                  {"elements_over_bound", total.ulp.failed()},
                  {"ulp_histogram", total.histogram_record()},

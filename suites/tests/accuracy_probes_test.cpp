@@ -46,6 +46,21 @@ TEST(ChunkPlan, CoversTheDomainExactlyOnce) {
     EXPECT_THROW(sweep::ChunkPlan(10, 0), std::invalid_argument);
 }
 
+// Given lengths, the chunks take them in turn (each at most the chunk
+// size) until the domain ends, the last one cut short.
+TEST(ChunkPlan, LengthsTakenInTurnOverTheDomain) {
+    const sweep::ChunkPlan plan(100, 30, {1, 7, 33});  // 33 is capped at 30
+    const std::uint64_t want[] = {1, 7, 30, 1, 7, 30, 1, 7, 16};
+    ASSERT_EQ(plan.chunks(), std::size(want));
+    std::uint64_t next = 0;
+    for (std::uint64_t c = 0; c < plan.chunks(); ++c) {
+        EXPECT_EQ(plan.chunk(c).first, next) << c;
+        EXPECT_EQ(plan.chunk(c).count, want[c]) << c;
+        next += plan.chunk(c).count;
+    }
+    EXPECT_THROW(sweep::ChunkPlan(10, 4, {0}), std::invalid_argument);
+}
+
 // The finite patterns of a format, filled chunk by chunk, are each pattern
 // once, in increasing order, NaNs and infinities (and, when asked, the
 // subnormals) left out.
@@ -208,7 +223,7 @@ testing::ProbeRun paused_then_resumed(const std::string& id, const std::string& 
 // A sweep paused after 5 of its 16 chunks (KCS_SWEEP_CHUNK_BUDGET) resumes
 // from its saved state and ends with the record of an uninterrupted sweep.
 TEST(ExhaustiveSweep, ResumesFromTheLastFinishedChunk) {
-    const std::string id = "v1/C-CMP-01/unary.tanh/f16-f16/default";
+    const std::string id = "v1/C-CMP-01/unary.tanh/f16-f16/shapes-sweep";
     const auto uninterrupted = testing::run_instance(id, "reference-cpu");
     ASSERT_EQ(uninterrupted.verdict, harness::Verdict::pass) << testing::describe(uninterrupted.result);
 
@@ -261,7 +276,7 @@ TEST(ExhaustiveSweep, CastSweepResumesWithItsMismatches) {
 // carries the histogram of errors (summing to the inputs judged) and where
 // the sweep's time went.
 TEST(ExhaustiveSweep, JudgedOnceForAllSeedsWithHistogramAndTiming) {
-    const auto run = testing::run_instance("v1/C-CMP-01/unary.exp/f16-f16/default", "reference-cpu");
+    const auto run = testing::run_instance("v1/C-CMP-01/unary.exp/f16-f16/shapes-sweep", "reference-cpu");
     ASSERT_EQ(run.verdict, harness::Verdict::pass) << testing::describe(run.result);
     ASSERT_EQ(run.result.cases.size(), 2u);
     const auto& first = run.result.cases[0];
@@ -280,7 +295,7 @@ TEST(ExhaustiveSweep, JudgedOnceForAllSeedsWithHistogramAndTiming) {
     EXPECT_GE(details.at("sweep_timing").at("wall_s").get<double>(), details.at("sweep_timing").at("judging_s").get<double>());
 
     // A sampled sweep (f32 below depth full) depends on its seed: judged per seed.
-    const auto sampled = testing::run_instance("v1/C-CMP-01/unary.exp/f32-f32/default", "reference-cpu");
+    const auto sampled = testing::run_instance("v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep", "reference-cpu");
     ASSERT_EQ(sampled.result.cases.size(), 2u);
     EXPECT_FALSE(sampled.result.cases[0].result.seed_independent);
     EXPECT_EQ(sampled.result.cases[1].result.message.find("judged once"), std::string::npos);
@@ -290,7 +305,7 @@ std::vector<std::string> reference_instances() {
     std::vector<std::string> out;
     for (const char* f : {"exp", "log", "tanh", "erf", "gelu", "sigmoid", "rsqrt"}) {
         for (const char* config : {"f32-f32", "f16-f16", "bf16-bf16"}) {
-            out.push_back(std::string("v1/C-CMP-01/unary.").append(f).append("/").append(config).append("/default"));
+            out.push_back(std::string("v1/C-CMP-01/unary.").append(f).append("/").append(config).append("/shapes-sweep"));
             out.push_back(testing::instance_id("C-PRC-04", std::string("unary.") + f, config));
         }
     }
@@ -351,11 +366,11 @@ TEST_P(AccuracyViolator, FailsWithItsSignature) {
 INSTANTIATE_TEST_SUITE_P(
     FastApproximations, AccuracyViolator,
     ::testing::Values(
-        ViolatorCase{"v1/C-CMP-01/unary.exp/f32-f32/default", "fast-exp", "C-CMP-01", "subdomain-concentration"},
-        ViolatorCase{"v1/C-CMP-01/unary.exp/f16-f16/default", "fast-exp", "C-CMP-01", "subdomain-concentration"},
-        ViolatorCase{"v1/C-CMP-01/unary.exp/bf16-bf16/default", "fast-exp", "C-CMP-01", "subdomain-concentration"},
-        ViolatorCase{"v1/C-CMP-01/unary.tanh/f32-f32/default", "approx-tanh", "C-CMP-01", "subdomain-concentration"},
-        ViolatorCase{"v1/C-CMP-01/unary.tanh/bf16-bf16/default", "approx-tanh", "C-CMP-01",
+        ViolatorCase{"v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep", "fast-exp", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.exp/f16-f16/shapes-sweep", "fast-exp", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.exp/bf16-bf16/shapes-sweep", "fast-exp", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.tanh/f32-f32/shapes-sweep", "approx-tanh", "C-CMP-01", "subdomain-concentration"},
+        ViolatorCase{"v1/C-CMP-01/unary.tanh/bf16-bf16/shapes-sweep", "approx-tanh", "C-CMP-01",
                      "subdomain-concentration"}),
     violator_name);
 

@@ -561,8 +561,8 @@ std::vector<ViolatorCase> ftz_daz_cases() {
         }
     // C-CMP-01 sees it too: softmax's exponentials that round to f32 or bf16
     // subnormals come back zero under a preserve claim (underflow sub-domain).
-    cases.push_back({"v1/C-CMP-01/softmax/f32-f32/default", "ftz-daz", "C-CMP-01", "subdomain-concentration"});
-    cases.push_back({"v1/C-CMP-01/softmax/bf16-bf16/default", "ftz-daz", "C-CMP-01", "subdomain-concentration"});
+    cases.push_back({"v1/C-CMP-01/softmax/f32-f32/shapes-sweep", "ftz-daz", "C-CMP-01", "subdomain-concentration"});
+    cases.push_back({"v1/C-CMP-01/softmax/bf16-bf16/shapes-sweep", "ftz-daz", "C-CMP-01", "subdomain-concentration"});
     return cases;
 }
 INSTANTIATE_TEST_SUITE_P(FtzDaz, ExactnessViolator, ::testing::ValuesIn(ftz_daz_cases()), violator_name);

@@ -129,6 +129,10 @@ const std::vector<ViolationInfo>& violations() {
         {Violation::fast_exp, "fast-exp", "C-CMP-01",
          "exp by the Schraudolph bit trick with a polynomial correction: fast, allclose-accurate, but "
          "wrong near underflow and overflow (no subnormal results)."},
+        {Violation::tail_bf16_exp, "tail-bf16-exp", "C-CMP-01",
+         "exp rounded to bf16's 8 significand bits on the scalar tail of a call (the elements past its last "
+         "whole vector of 8) and correctly rounded elsewhere: a library whose vector body and remainder loop "
+         "use different approximations, which calls of a multiple of 8 elements never show."},
         {Violation::approx_tanh, "approx-tanh", "C-CMP-01",
          "tanh as 1 - 2/(exp(2x) + 1), which cancels for small |x|: a common fast-math rewrite."},
         {Violation::biased_log, "biased-log", "C-CMP-01",

@@ -214,6 +214,33 @@ TEST(Unary, ResultsDoNotDependOnTheThreadCount) {
     EXPECT_EQ(one.bytes, four.bytes);
 }
 
+// tail-bf16-exp leaves a call of a multiple of 8 elements as reference-cpu
+// computes it, and rounds the n mod 8 elements past its last vector of 8
+// to bf16 precision: a call of 7 holds nothing else.
+TEST(TailBf16Exp, OnlyTheElementsPastTheLastVectorOf8Change) {
+    const auto patterns = test_patterns(Dtype::f32, 4096, 5);
+    for (const std::size_t n : {std::size_t{16}, std::size_t{4096}, std::size_t{1031}, std::size_t{7}}) {
+        HostTensor x = tensor_of(Dtype::f32, {patterns.begin(), patterns.begin() + static_cast<std::ptrdiff_t>(n)});
+        HostTensor reference(Dtype::f32, x.shape), violator(Dtype::f32, x.shape);
+        ASSERT_EQ(run_call("unary", "exp", {&x}, reference, {Violation::none, 1, 0}).status, Status::ok);
+        ASSERT_EQ(run_call("unary", "exp", {&x}, violator, {Violation::tail_bf16_exp, 1, 0}).status, Status::ok);
+        std::size_t changed = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i < n - n % 8) {
+                EXPECT_EQ(violator.bits(i), reference.bits(i)) << n << ": " << i;
+                continue;
+            }
+            EXPECT_EQ(violator.bits(i), ref::encode(Format::f32, ref::bf16_to_f32(ref::f32_to_bf16(
+                                                                       static_cast<float>(reference.value(i))))))
+                << n << ": " << i;
+            changed += violator.bits(i) != reference.bits(i);
+        }
+        if (n % 8 != 0) {
+            EXPECT_GT(changed, 0u) << n;
+        }
+    }
+}
+
 TEST(Unary, DeclinesWhatItDoesNotCompute) {
     HostTensor x(Dtype::f32, {4}), y16(Dtype::f16, {4}), y(Dtype::f32, {4}), y5(Dtype::f32, {5});
     EXPECT_EQ(run_call("unary", "exp", {&x}, y16).status, Status::unsupported);  // f32 -> f16

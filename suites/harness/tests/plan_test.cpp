@@ -76,10 +76,10 @@ TEST_F(Plan, InstanceIdsAreWrittenAsTheSpecWritesThem) {
     EXPECT_FALSE(prc->function.has_value());
     EXPECT_EQ(prc->variant, "k-sweep");
 
-    const Instance* exp = find(plan, "v1/C-CMP-01/unary.exp/f32-f32/default");
+    const Instance* exp = find(plan, "v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep");
     ASSERT_NE(exp, nullptr);
     EXPECT_EQ(exp->function, "exp");
-    EXPECT_EQ(exp->variant, "default");
+    EXPECT_EQ(exp->variant, "shapes-sweep");
 }
 
 TEST_F(Plan, EveryIdIsUniqueAndNamesItsParts) {
@@ -101,7 +101,9 @@ TEST_F(Plan, TheVariantIsTheFirstListParameterOfTheClass) {
     EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-02")), "row-lengths-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-EXC-02")), "shapes-sweep");
     EXPECT_EQ(variant_of(*catalog().find_class("C-PRC-03")), "shapes-sweep");  // after M, an int
-    EXPECT_EQ(variant_of(*catalog().find_class("C-CMP-01")), "default");       // samples is an int, not a list
+    spec::ContractClass no_list = *catalog().find_class("C-CMP-01");
+    no_list.parameters = {{"samples", "int", false, "no list parameter"}};
+    EXPECT_EQ(variant_of(no_list), "default");
     EXPECT_EQ(variant_of(*catalog().find_class("C-CMP-02")), "shapes-sweep");  // matmul's probe shapes
 }
 
@@ -217,7 +219,7 @@ TEST_F(Plan, MeasuresNamesClassOperatorConfigAndParametersInDeclarationOrder) {
               "permutations = 2");
     EXPECT_EQ(find(plan, "v1/C-CMP-02/matmul/f32xf32-f32/shapes-sweep")->measures(),
               "Subnormal handling: matmul f32xf32-f32, shapes = [[8, 8, 8], [33, 33, 33]]");
-    EXPECT_TRUE(find(plan, "v1/C-CMP-01/unary.exp/f32-f32/default")->measures().starts_with(
+    EXPECT_TRUE(find(plan, "v1/C-CMP-01/unary.exp/f32-f32/shapes-sweep")->measures().starts_with(
         "Approximation accuracy: unary.exp f32-f32, samples = "));
 }
 

@@ -72,6 +72,7 @@ enum class Violation {
     batch_dependent_split,   // C-ORD-03: split-K chosen from the number of rows
     rare_batch_rounding,     // C-ORD-03: batched matmul splits K for a third of its columns
     fast_exp,                // C-CMP-01: bit-trick exponential
+    tail_bf16_exp,           // C-CMP-01: exp rounded to bf16 on the n mod 8 elements past a call's last vector of 8
     approx_tanh,             // C-CMP-01: tanh as 1 - 2/(exp(2x) + 1)
     biased_log,              // C-CMP-01: log off by 2^-15 relative in f32, stores rounded correctly
     ftz_daz,                 // C-CMP-02: subnormal inputs and results flushed to zero
