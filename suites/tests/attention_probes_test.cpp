@@ -57,7 +57,7 @@ TEST(AttentionProbes, AccumulatorPreservationRunsEveryHeadDimension) {
     const auto run = run_instance(instance_id("C-PRC-01", "f32xf32xf32-f32"), "reference-cpu", "", "quick");
     ASSERT_EQ(run.verdict, harness::Verdict::pass) << describe(run.result);
     const auto head_dims = run.result.instance->parameters.at("head_dims").get<std::vector<std::int64_t>>();
-    ASSERT_GE(head_dims.size(), 4u);
+    ASSERT_GE(head_dims.size(), 3u);
     const auto min_outputs = run.result.instance->contract->tolerance.params.at("min_outputs").get<std::int64_t>();
     std::int64_t per_t = 0;
     for (const std::int64_t D : head_dims) per_t += 3 * (((min_outputs + 2) / 3 + D - 1) / D) * D;
