@@ -187,7 +187,7 @@ TEST_F(Forgery, ABoundTheCatalogDoesNotGiveIsRefused) {
                 }
     });
     EXPECT_FALSE(widened.valid());
-    EXPECT_TRUE(mentions(widened, "unary.log/f32-f32/default seed 1: bound 200.0 is not one spec")) << failures(widened);
+    EXPECT_TRUE(mentions(widened, "unary.log/f32-f32/shapes-sweep seed 1: bound 200.0 is not one spec")) << failures(widened);
 }
 
 // 2b. An INCONCLUSIVE C-ORD-03 relabelled PASS: reduce_max at smoke

@@ -220,15 +220,20 @@ testing::ProbeRun paused_then_resumed(const std::string& id, const std::string& 
     return resumed;
 }
 
-// A sweep paused after 5 of its 16 chunks (KCS_SWEEP_CHUNK_BUDGET) resumes
+// A sweep paused after 5 of its chunks (KCS_SWEEP_CHUNK_BUDGET) resumes
 // from its saved state and ends with the record of an uninterrupted sweep.
 TEST(ExhaustiveSweep, ResumesFromTheLastFinishedChunk) {
     const std::string id = "v1/C-CMP-01/unary.tanh/f16-f16/shapes-sweep";
     const auto uninterrupted = testing::run_instance(id, "reference-cpu");
     ASSERT_EQ(uninterrupted.verdict, harness::Verdict::pass) << testing::describe(uninterrupted.result);
 
-    // The 63488 finite f16 patterns in chunks of 4096: 16 chunks.
-    const auto resumed = paused_then_resumed(id, "reference-cpu", "", 4096, 5, 16);
+    // The 63488 finite f16 patterns in calls of the catalog's lengths, each at most 4096.
+    std::vector<std::uint64_t> lengths;
+    for (const auto& s : uninterrupted.result.instance->parameters.at("shapes"))
+        lengths.push_back(s.at(0).get<std::uint64_t>());
+    const std::size_t chunks = sweep::ChunkPlan(63488, 4096, lengths).chunks();
+    ASSERT_GT(chunks, 5u);
+    const auto resumed = paused_then_resumed(id, "reference-cpu", "", 4096, 5, chunks);
     ASSERT_EQ(resumed.verdict, harness::Verdict::pass) << testing::describe(resumed.result);
     const auto& details = resumed.result.cases[0].result.evidence.details;
     const auto& reference = uninterrupted.result.cases[0].result.evidence.details;
