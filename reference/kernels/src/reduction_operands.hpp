@@ -5,19 +5,40 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <vector>
 
 #include "element_access.hpp"
+#include "kcs/reference/formats.hpp"
 #include "kcs/reference/kernels.hpp"
 
 namespace kcs::kernels::detail {
 
-// elements [offset, offset + count) of a float tensor, as f32.
+// elements [offset, offset + count) of a float tensor, as f32: the same
+// values as load() element by element, converted in one batch where no
+// flush applies (the exact conversions vectorise; a call per element was a
+// tenth of attention's time on f16 inputs).
 inline std::vector<float> load_row(const Tensor& tensor, std::int64_t offset, std::int64_t count,
                                    const Settings& settings) {
     std::vector<float> row(static_cast<std::size_t>(count));
+    const auto n = static_cast<std::size_t>(count);
+    if (!flushes_subnormals(settings)) {
+        const char* bytes = static_cast<const char*>(tensor.data);
+        switch (tensor.dtype) {
+            case Dtype::f32: std::memcpy(row.data(), bytes + offset * 4, n * 4); return row;
+            case Dtype::f16:
+            case Dtype::bf16: {
+                std::vector<std::uint16_t> half(n);
+                std::memcpy(half.data(), bytes + offset * 2, n * 2);
+                if (tensor.dtype == Dtype::f16) ref::f16_to_f32(half.data(), row.data(), n);
+                else ref::bf16_to_f32(half.data(), row.data(), n);
+                return row;
+            }
+            default: break;
+        }
+    }
     for (std::int64_t i = 0; i < count; ++i) row[static_cast<std::size_t>(i)] = load(tensor, offset + i, settings);
     return row;
 }
