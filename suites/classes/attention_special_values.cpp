@@ -72,10 +72,10 @@ struct Probe {
     std::vector<std::string> row_labels;  // [S]; empty entries take the probe's name alone
 };
 
-AttentionProblem normal_problem(const harness::Instance& instance, const harness::Claims& claims, std::int64_t queries,
-                                const Shape& shape, std::uint64_t seed, bool causal) {
+AttentionProblem normal_problem(const harness::Instance& instance, const harness::Claims& claims, const Shape& shape,
+                                std::uint64_t seed, bool causal) {
     const ref::Normal normal{0.0, 1.0};
-    AttentionProblem p = drawn_problem(instance, claims, queries, shape.keys, shape.head_dim, normal, normal, normal,
+    AttentionProblem p = drawn_problem(instance, claims, shape.queries, shape.keys, shape.head_dim, normal, normal, normal,
                                        seed, causal ? "causal" : "unmasked");
     p.causal = causal;
     return p;
@@ -106,7 +106,7 @@ std::vector<Probe> query_probes(const harness::Instance& instance, const harness
     std::vector<Probe> probes;
     const auto S = static_cast<std::size_t>(shape.queries);
     for (std::size_t first = 0; first < rows.size(); first += S) {
-        Probe probe{"Q specials " + shape.text, normal_problem(instance, claims, shape.queries, shape, seed, causal), {}};
+        Probe probe{"Q specials " + shape.text, normal_problem(instance, claims, shape, seed, causal), {}};
         for (std::size_t s = 0; s < S; ++s) {
             const Row& row = rows[(first + s) % rows.size()];
             for (const auto& [d, v] : row.entries) set(probe.problem.q, D, static_cast<std::int64_t>(s), d, v);
@@ -125,7 +125,7 @@ std::vector<Probe> key_probes(const harness::Instance& instance, const harness::
     for (const Special& s : specials())
         for (const std::int64_t t : keys) {
             Probe p{"K " + s.name + " at key " + position_name(t, shape.keys) + " " + shape.text,
-                    normal_problem(instance, claims, shape.queries, shape, seed, causal), {}};
+                    normal_problem(instance, claims, shape, seed, causal), {}};
             set(p.problem.k, shape.head_dim, t, t % shape.head_dim, s.value);
             probes.push_back(std::move(p));
         }
@@ -149,7 +149,7 @@ std::vector<Probe> value_probes(const harness::Instance& instance, const harness
     std::vector<Probe> probes;
     const auto D = static_cast<std::size_t>(shape.head_dim);
     for (std::size_t first = 0; first < columns.size(); first += D) {
-        Probe p{"V specials " + shape.text, normal_problem(instance, claims, shape.queries, shape, seed, causal), {}};
+        Probe p{"V specials " + shape.text, normal_problem(instance, claims, shape, seed, causal), {}};
         for (std::size_t c = first; c < std::min(columns.size(), first + D); ++c)
             for (const Entry& e : columns[c])
                 set(p.problem.v, shape.head_dim, e.key, static_cast<std::int64_t>(c - first), e.value);
@@ -161,7 +161,7 @@ std::vector<Probe> value_probes(const harness::Instance& instance, const harness
 // Rows 1 and S - 1 (row 0 where S = 1) fully masked: Q[s, 0] = -inf against K[:, 0] in [0.5, 1].
 Probe masked_row_probe(const harness::Instance& instance, const harness::Claims& claims, const Shape& shape,
                        std::uint64_t seed, bool causal) {
-    Probe p{"fully masked rows " + shape.text, normal_problem(instance, claims, shape.queries, shape, seed, causal), {}};
+    Probe p{"fully masked rows " + shape.text, normal_problem(instance, claims, shape, seed, causal), {}};
     const auto column = ref::fill_values(float_format(instance.config.inputs.at(1)), ref::Uniform{0.5, 1.0},
                                          ref::TensorStream{seed, 1, kMaskKeyStream}, static_cast<std::size_t>(shape.keys));
     for (std::int64_t t = 0; t < shape.keys; ++t) set(p.problem.k, shape.head_dim, t, 0, column[static_cast<std::size_t>(t)]);

@@ -249,11 +249,13 @@ harness::CaseResult norm_cancellation_safety(harness::ProbeContext& context) {
     const StabilityBound model = StabilityBound::from_catalog(*instance.contract);
     const std::string& input = instance.config.inputs.at(0);
     std::vector<SetFigures> sets;
-    for (const std::int64_t L : context.int_list("row_lengths"))
+    for (const std::int64_t L : context.int_list("row_lengths")) {
+        const std::vector<Affine> gamma_beta = affines(instance, L, context.seed(), context.claims());
         for (const std::int64_t count : context.int_list("rows"))
-            for (const Affine& affine : affines(instance, L, context.seed(), context.claims()))
+            for (const Affine& affine : gamma_beta)
                 for (const NormRows& rows : data_sets(input, count, L, context.seed(), context.claims()))
                     sets.push_back(measure(context, model, rows, affine, L));
+    }
     return verdict_of(instance, sets);
 }
 

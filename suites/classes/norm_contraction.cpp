@@ -29,6 +29,7 @@
 
 #include "contraction_signature.hpp"
 #include "exactness_common.hpp"
+#include "kcs/reference/compensated_sum.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/special_values.hpp"
@@ -120,11 +121,8 @@ bool read_normalised_row(harness::ProbeContext& context, const ContractionRow& r
     return true;
 }
 
-// Whether a + b is exact in f64 (Knuth's two-sum leaves no error).
-bool exact_sum(double a, double b) {
-    const double s = a + b, bb = s - a;
-    return (a - (s - bb)) + (b - bb) == 0;
-}
+// Whether a + b is exact in f64 (TwoSum leaves no error).
+bool exact_sum(double a, double b) { return ref::two_sum(a, b).lo == 0; }
 
 // x [rows, L]: one row from normal(0, 1), repeated.
 HostTensor repeated_row(const std::string& dtype, const Shape& shape, std::uint64_t seed) {

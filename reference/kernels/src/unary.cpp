@@ -145,7 +145,6 @@ float approx_tanh(float x, Dtype out) {
 // approximations. Calls whose length is a multiple of 8 never show it.
 float bf16_exp(float x) { return ref::bf16_to_f32(ref::f32_to_bf16(conforming(Function::exp, x))); }
 
-//
 // Calibration violation biased_log (C-CMP-01, uniform-excess): log(x)
 // scaled by 1 + 2^-15 and rounded to f32, whatever the output dtype, so
 // the error is 128 to 256 ulp of f32 in every binade of the core, and an f16
