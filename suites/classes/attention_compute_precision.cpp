@@ -31,13 +31,14 @@ namespace {
 using namespace attention;
 using namespace precision;
 
-constexpr double kDominantScore = 200;  // the selected key's lead: at least 150, exp(-200) < 2^-288
+constexpr double kDominantScore = 200;
+constexpr double kScale = 1.0;  // the scores are Q K^T as written  // the selected key's lead: at least 150, exp(-200) < 2^-288
 
 // The selecting problem for V block `block` [size, size] of X.
 AttentionProblem selecting_problem(const ExactnessProbe& p, std::int64_t size, std::int64_t block) {
     AttentionProblem a;
     a.queries = a.keys = a.head_dim = size;
-    a.scale = 1.0;
+    a.scale = kScale;
     a.data_set = p.name;
     const auto n = static_cast<std::size_t>(size * size);
     a.q.assign(n, 0.0);
@@ -160,6 +161,10 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     return case_verdict(instance, "",
                         "every output is the selected key's V entry; p_eff of V " + std::to_string(precision.value()),
                         std::move(evidence));
+}
+
+std::vector<harness::Invocation> attention_compute_precision_forms(const harness::Instance& instance) {
+    return {declared_attention(instance, false, kScale)};
 }
 
 }  // namespace kcs::suites

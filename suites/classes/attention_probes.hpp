@@ -17,6 +17,8 @@ harness::CaseResult attention_cancellation_overflow_safety(harness::ProbeContext
 
 // C-PRC-03 (attention_compute_precision.cpp): one dominant key per query, V probed for precision and range.
 harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& context);
+// Its one form: the scale attribute 1.
+std::vector<harness::Invocation> attention_compute_precision_forms(const harness::Instance& instance);
 
 // C-PRC-04 (attention_conversion_rounding.cpp): check (b) on sampled outputs.
 harness::CaseResult attention_conversion_rounding(harness::ProbeContext& context);
@@ -29,6 +31,8 @@ harness::CaseResult attention_subnormal_handling(harness::ProbeContext& context)
 
 // C-EXC-01 (attention_special_values.cpp): NaN and inf in Q, K and V, masked rows, causal masks.
 harness::CaseResult attention_special_values(harness::ProbeContext& context);
+// Its two forms: unmasked, and under the causal mask (run only where offered).
+std::vector<harness::Invocation> attention_special_value_forms(const harness::Instance& instance);
 
 // C-ORD-01 (attention_path_dependence.cpp): keys and values permuted together.
 harness::CaseResult attention_bounded_path_dependence(harness::ProbeContext& context);

@@ -60,15 +60,30 @@ void fit_to_inputs(const harness::Instance& instance, AttentionProblem& p) {
     round_all(p.v, float_format(input_dtype(instance, 2)));
 }
 
+namespace {
+
+harness::Invocation with_attributes(harness::Invocation inv, bool causal, std::optional<double> scale) {
+    if (causal) inv.attributes.push_back({"causal", true});
+    if (scale) inv.attributes.push_back({"scale", *scale});
+    return inv;
+}
+
+}  // namespace
+
 harness::Invocation attention_invocation(const harness::Instance& instance, const AttentionProblem& p) {
     std::vector<harness::HostTensor> inputs;
     inputs.push_back(from_values(input_dtype(instance, 0), {p.queries, p.head_dim}, p.q));
     inputs.push_back(from_values(input_dtype(instance, 1), {p.keys, p.head_dim}, p.k));
     inputs.push_back(from_values(input_dtype(instance, 2), {p.keys, p.head_dim}, p.v));
-    harness::Invocation inv = invocation(instance, std::move(inputs), {p.queries, p.head_dim});
-    if (p.causal) inv.attributes.push_back({"causal", true});
-    if (p.scale) inv.attributes.push_back({"scale", *p.scale});
-    return inv;
+    return with_attributes(invocation(instance, std::move(inputs), {p.queries, p.head_dim}), p.causal, p.scale);
+}
+
+harness::Invocation declared_attention(const harness::Instance& instance, bool causal, std::optional<double> scale) {
+    const auto no_bytes = [&](std::size_t t, std::vector<std::int64_t> dims) {
+        return harness::HostTensor{abi_dtype(input_dtype(instance, t)), std::move(dims), {}};
+    };
+    return with_attributes(invocation(instance, {no_bytes(0, {2, 4}), no_bytes(1, {3, 4}), no_bytes(2, {3, 4})}, {2, 4}),
+                           causal, scale);
 }
 
 harness::HostTensor run_attention(harness::ProbeContext& context, const AttentionProblem& p) {

@@ -48,6 +48,11 @@ void fit_to_inputs(const harness::Instance& instance, AttentionProblem& problem)
 // and one output O [S, D] of the output dtype.
 harness::Invocation attention_invocation(const harness::Instance& instance, const AttentionProblem& problem);
 
+// The same call's form with no data, for the support phase: Q [2, 4], K and
+// V [3, 4], and the attributes a problem with this mask and scale passes.
+harness::Invocation declared_attention(const harness::Instance& instance, bool causal,
+                                       std::optional<double> scale = std::nullopt);
+
 // Runs the problem on the adapter (under the integrity protocol): O.
 harness::HostTensor run_attention(harness::ProbeContext& context, const AttentionProblem& problem);
 

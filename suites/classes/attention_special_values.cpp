@@ -198,9 +198,12 @@ harness::CaseResult attention_special_values(harness::ProbeContext& context) {
     const auto append = [&probes](std::vector<Probe> more) {
         for (Probe& p : more) probes.push_back(std::move(p));
     };
+    // The causal half runs where the adapter offers the mask (the support phase).
+    const bool causal_offered = !context.declined(declared_attention(instance, true));
     for (const auto& s : probe_shapes(instance, 3, "[S, T, D]")) {
         const Shape shape{s[0], s[1], s[2], shape_text(s)};
         for (const bool causal : {false, true}) {
+            if (causal && !causal_offered) continue;
             append(query_probes(instance, context.claims(), shape, context.seed(), causal));
             append(key_probes(instance, context.claims(), shape, context.seed(), causal));
             append(value_probes(instance, context.claims(), shape, context.seed(), causal));
@@ -213,6 +216,10 @@ harness::CaseResult attention_special_values(harness::ProbeContext& context) {
         batches.push_back(run_probe(context, p, masked_row));
     }
     return judge_special_batches(context, batches);
+}
+
+std::vector<harness::Invocation> attention_special_value_forms(const harness::Instance& instance) {
+    return {declared_attention(instance, false), declared_attention(instance, true)};
 }
 
 }  // namespace kcs::suites

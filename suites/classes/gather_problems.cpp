@@ -31,6 +31,12 @@ harness::Invocation gather_call(const harness::Instance& instance, const GatherP
     return invocation(instance, {p.table, index_tensor(instance, index)}, {p.shape.positions, p.shape.columns});
 }
 
+harness::Invocation declared_gather(const harness::Instance& instance, const GatherShape& shape) {
+    harness::HostTensor table{abi_dtype(instance.config.inputs[0]), {shape.rows, shape.columns}, {}};
+    harness::HostTensor index{abi_dtype(instance.config.inputs[1]), {shape.positions}, {}};
+    return invocation(instance, {std::move(table), std::move(index)}, {shape.positions, shape.columns});
+}
+
 std::vector<std::uint64_t> gathered_bits(const GatherProblem& p) {
     std::vector<std::uint64_t> bits;
     bits.reserve(static_cast<std::size_t>(p.shape.positions * p.shape.columns));

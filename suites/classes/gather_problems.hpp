@@ -31,6 +31,10 @@ GatherProblem draw_gather(const harness::Instance& instance, const GatherShape& 
 harness::Invocation gather_call(const harness::Instance& instance, const GatherProblem& problem,
                                 const std::vector<std::int64_t>& index);
 
+// A call of `shape` with tensors of the right dtypes and no bytes: what the
+// support phase asks supports() about.
+harness::Invocation declared_gather(const harness::Instance& instance, const GatherShape& shape);
+
 // The exact result of the problem's own indices, as output bits.
 std::vector<std::uint64_t> gathered_bits(const GatherProblem& problem);
 

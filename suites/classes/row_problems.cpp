@@ -135,25 +135,41 @@ std::string RowOperator::describe(const ProblemShape& s) const {
     return "[R, K] = " + join_dims({s.rows, s.length});
 }
 
+std::vector<std::int64_t> RowOperator::row_operand_dims(const ProblemShape& s) const {
+    if (kind_ == Kind::attention) return {s.rows, s.columns};
+    if (is_pointwise()) return {s.length};
+    return {s.rows, s.length};
+}
+
+// Every other operand has the same extents: B [K, N]; K and V [T, D];
+// gamma, beta, b and c [N].
+std::vector<std::int64_t> RowOperator::shared_operand_dims(const ProblemShape& s) const {
+    if (kind_ == Kind::matmul || kind_ == Kind::attention) return {s.length, s.columns};
+    return {s.length};
+}
+
 harness::HostTensor RowOperator::row_operand(const ProblemShape& s, const ref::Distribution& distribution,
                                              std::uint64_t seed) const {
-    std::vector<std::int64_t> dims{s.rows, s.length};
-    if (kind_ == Kind::attention) dims = {s.rows, s.columns};
-    if (is_pointwise()) dims = {s.length};
-    return suites::generate(instance_.config.inputs[0], std::move(dims), distribution, seed, 0);
+    return suites::generate(instance_.config.inputs[0], row_operand_dims(s), distribution, seed, 0);
 }
 
 std::vector<harness::HostTensor> RowOperator::shared_operands(const ProblemShape& s,
                                                               const ref::Distribution& distribution,
                                                               std::uint64_t seed) const {
-    // Every other operand has the same extents: B [K, N]; K and V [T, D];
-    // gamma, beta, b and c [N].
-    std::vector<std::int64_t> dims{s.length};
-    if (kind_ == Kind::matmul || kind_ == Kind::attention) dims = {s.length, s.columns};
     std::vector<harness::HostTensor> out;
     for (std::size_t t = 1; t < operand_count(); ++t)
-        out.push_back(suites::generate(instance_.config.inputs[t], dims, distribution, seed, static_cast<std::uint32_t>(t)));
+        out.push_back(suites::generate(instance_.config.inputs[t], shared_operand_dims(s), distribution, seed,
+                                       static_cast<std::uint32_t>(t)));
     return out;
+}
+
+harness::Invocation RowOperator::declared(const ProblemShape& s) const {
+    const auto no_bytes = [&](std::size_t t, std::vector<std::int64_t> dims) {
+        return harness::HostTensor{abi_dtype(instance_.config.inputs[t]), std::move(dims), {}};
+    };
+    std::vector<harness::HostTensor> shared;
+    for (std::size_t t = 1; t < operand_count(); ++t) shared.push_back(no_bytes(t, shared_operand_dims(s)));
+    return make(s, no_bytes(0, row_operand_dims(s)), std::move(shared)).invocation;
 }
 
 RowProblem RowOperator::make(const ProblemShape& s, harness::HostTensor rows,

@@ -65,6 +65,10 @@ public:
     RowProblem make(const ProblemShape& shape, harness::HostTensor rows, std::vector<harness::HostTensor> shared) const;
     RowProblem generate(const ProblemShape& shape, const ref::Distribution& distribution, std::uint64_t seed) const;
 
+    // The problem's invocation with tensors of the right dtypes and shapes
+    // and no bytes: what the support phase asks supports() about.
+    harness::Invocation declared(const ProblemShape& shape) const;
+
     // N (matmul), D (attention), 1 (reductions), the row length (the others).
     std::int64_t outputs_per_row(const ProblemShape& shape) const;
 
@@ -83,6 +87,8 @@ private:
     bool is_norm() const { return kind_ == Kind::layernorm || kind_ == Kind::rmsnorm; }
     bool is_pointwise() const { return kind_ == Kind::unary || kind_ == Kind::elementwise || kind_ == Kind::cast; }
     std::size_t operand_count() const;  // the inputs a call passes
+    std::vector<std::int64_t> row_operand_dims(const ProblemShape& shape) const;
+    std::vector<std::int64_t> shared_operand_dims(const ProblemShape& shape) const;
     double eps() const;  // the norms' eps: the catalog's default, which the probes leave in force
 
     const harness::Instance& instance_;

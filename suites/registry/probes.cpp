@@ -9,6 +9,7 @@
 #include "../classes/ordering_probes.hpp"
 #include "../classes/pointwise_probes.hpp"
 #include "../classes/precision_probes.hpp"
+#include "support.hpp"
 
 namespace kcs::suites {
 
@@ -76,8 +77,8 @@ const std::vector<ProbeEntry>& probes() {
         {"C-PRC-02", "attention", attention_cancellation_overflow_safety},
         {"C-CMP-01", "attention", attention_exp_accuracy},
         {"C-ORD-01", "attention", attention_bounded_path_dependence},
-        {"C-EXC-01", "attention", attention_special_values},
-        {"C-PRC-03", "attention", attention_declared_compute_precision},
+        {"C-EXC-01", "attention", {attention_special_values, attention_special_value_forms}},
+        {"C-PRC-03", "attention", {attention_declared_compute_precision, attention_compute_precision_forms}},
         {"C-CMP-02", "attention", attention_subnormal_handling},
         {"C-PRC-04", "attention", attention_conversion_rounding},
         // end of attention probes
@@ -122,7 +123,11 @@ harness::Probe find_probe(std::string_view class_id, std::string_view op) {
     const auto& all = probes();
     const auto it = std::find_if(all.begin(), all.end(),
                                  [&](const ProbeEntry& e) { return e.class_id == class_id && e.op == op; });
-    return it == all.end() ? nullptr : it->probe;
+    if (it == all.end()) return nullptr;
+    // A probe that declares nothing of its own runs the instance's form.
+    harness::Probe probe = it->probe;
+    if (!probe.declare) probe.declare = declare_instance_form;
+    return probe;
 }
 
 }  // namespace kcs::suites

@@ -12,12 +12,13 @@ namespace kcs::suites {
 struct ProbeEntry {
     std::string_view class_id;  // "C-PRC-01"
     std::string_view op;        // "matmul"
-    harness::Probe probe;
+    harness::Probe probe;  // its declare: the instance's form (declare_instance_form) when none
 };
 
 const std::vector<ProbeEntry>& probes();
 
-// nullptr when no probe implements the pair yet.
+// nullptr when no probe implements the pair yet. The probe's declaration is
+// its own, or else the instance's form (support.hpp).
 harness::Probe find_probe(std::string_view class_id, std::string_view op);
 
 }  // namespace kcs::suites

@@ -5,29 +5,23 @@
 #include "../classes/gather_problems.hpp"
 #include "../classes/row_problems.hpp"
 #include "kcs/harness/guarded_device.hpp"
-#include "kcs/reference/distributions.hpp"
 
 namespace kcs::suites {
 
-namespace {
-
-// A small problem of the instance's operator, as the probes build it: its
-// dtypes, ranks and default attributes are what supports() decides on.
-harness::Invocation small_problem(const harness::Instance& instance) {
-    if (instance.op->id == "gather") {
-        const GatherProblem g = draw_gather(instance, {4, 3, 2}, 1);
-        return gather_call(instance, g, g.index);
-    }
+std::vector<harness::Invocation> declare_instance_form(const harness::Instance& instance) {
+    if (instance.op->id == "gather") return {declared_gather(instance, {4, 3, 2})};
     const RowOperator op(instance);
     const auto dims = op.id() == "matmul" || op.id() == "attention" ? std::vector<std::int64_t>{2, 3, 4}
                       : op.id() == "unary" || op.id() == "elementwise" || op.id() == "cast"
                           ? std::vector<std::int64_t>{5}
                           : std::vector<std::int64_t>{2, 5};
-    return op.generate(op.shape(dims), ref::Normal{0, 1}, 1).invocation;
+    return {op.declared(op.shape(dims))};
 }
 
+namespace {
+
 bool declines(harness::GuardedDevice& device, const harness::Instance& instance) {
-    const host::CallResult answer = device.supports(small_problem(instance));
+    const host::CallResult answer = device.supports(declare_instance_form(instance).front());
     return answer.outcome == host::CallOutcome::adapter_status && answer.status == KCS_UNSUPPORTED;
 }
 

@@ -7,10 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "kcs/harness/guarded_device.hpp"
+#include "kcs/harness/plan.hpp"
 #include "kcs/host/isolated_adapter.hpp"
 #include "kcs/spec/catalog.hpp"
 
 namespace kcs::suites {
+
+// The default declaration of the support phase (harness::Probe::declare):
+// one small invocation of the instance's operator, function and dtype
+// configuration with its default attributes, as the probes build it, and
+// no data.
+std::vector<harness::Invocation> declare_instance_form(const harness::Instance& instance);
 
 // The catalog operators whose every function and configuration the
 // adapter declines (KCS_UNSUPPORTED), in catalog order. Any other answer

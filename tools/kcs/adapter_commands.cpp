@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "kcs/host/adapter_check.hpp"
+#include "kcs/host/adapter_library.hpp"
 #include "kcs/host/adapter_error.hpp"
 #include "kcs/host/adapter_search.hpp"
 #include "kcs/host/isolated_adapter.hpp"
@@ -26,6 +27,7 @@ void describe_adapter(const std::string& name, const std::filesystem::path& path
         }
         const auto& i = info.value;
         out << "    adapter  " << i.adapter_name << " " << i.adapter_version << "\n"
+            << "    abi      " << host::abi_version_text(adapter.abi_version()) << "\n"
             << "    device   " << i.device << " (" << i.vendor << ")"
             << (i.driver_version.empty() ? "" : ", driver " + i.driver_version) << "\n";
         std::istringstream notes(i.notes);
@@ -75,10 +77,12 @@ void add_adapter_commands(CLI::App& app, int& exit_code) {
         options.adapter_options = o->check_options;
         options.call_timeout = std::chrono::seconds(o->timeout_s);
         const auto report = host::check_adapter(host::resolve_adapter(o->check_name), options);
+        std::cout << report.adapter_name << ": ABI " << host::abi_version_text(report.abi_version)
+                  << " negotiated (rules: vendors/ABI.md)\n";
         std::size_t passed = 0;
         for (const auto& s : report.steps) {
             passed += s.passed;
-            std::cout << (s.passed ? "PASS  " : "FAIL  ") << s.name;
+            std::cout << (s.passed ? "PASS  " : "FAIL  ") << "[" << s.rule << "] " << s.name;
             if (!s.passed && !s.detail.empty()) std::cout << ": " << s.detail;
             std::cout << "\n";
         }

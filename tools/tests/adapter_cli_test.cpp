@@ -23,7 +23,8 @@ TEST_P(AdapterCheckPasses, EveryStep) {
     const Outcome r = kcs("adapter check " + GetParam());
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("21 of 21 steps passed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("22 of 22 steps passed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("ABI 1.1 negotiated"), std::string::npos) << r.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Adapters, AdapterCheckPasses,
@@ -38,7 +39,9 @@ INSTANTIATE_TEST_SUITE_P(Adapters, AdapterCheckPasses,
 TEST(AdapterCheck, AnAdapterThatAcceptsBadHandlesFailsWithExitOne) {
     const Outcome r = kcs("adapter check " + kFixture + " --option release=lax");
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-    EXPECT_NE(r.out.find("FAIL  release of a handle never issued is refused with a status"), std::string::npos)
+    // The failing step names the rule it checks (vendors/ABI.md).
+    EXPECT_NE(r.out.find("FAIL  [KCS-ABI-10] release of a handle never issued is refused with a status"),
+              std::string::npos)
         << r.out;
 }
 
@@ -58,7 +61,8 @@ TEST(AdapterCheck, BrokenLibrariesExitTwoSayingWhatIsWrong) {
     const std::string dir = KCS_FIXTURE_DIR;
     const std::pair<std::string, std::string> cases[] = {
         {dir + "/libkcs-adapter-no-entry.so", "kcs_adapter_entry"},
-        {dir + "/libkcs-adapter-abi-v2.so", "implements ABI version 2, kcs needs 1"},
+        {dir + "/libkcs-adapter-abi-v2.so", "its table implements ABI 2.0, but kcs_adapter_entry(65537) asked for 1.1"},
+        {dir + "/libkcs-adapter-abi-2-only.so", "implements ABI 2.0 and later only; kcs speaks ABI 1.0 to 1.1"},
         {dir + "/libkcs-adapter-short-table.so", "function table is 16 bytes"},
         {"/etc/hostname", "not a shared library"},
     };
@@ -68,6 +72,25 @@ TEST(AdapterCheck, BrokenLibrariesExitTwoSayingWhatIsWrong) {
         EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
         EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     }
+}
+
+// An adapter built from the ABI 1.0 header and template as released (no
+// version handshake) passes the self-test and certifies with this harness.
+TEST(AbiCompatibility, AnAdapterOfAbi10IsCheckedAndCertifiedUnchanged) {
+    const std::string old = std::string(KCS_FIXTURE_DIR) + "/libkcs-adapter-template-abi-1-0.so";
+    const Outcome check = kcs("adapter check " + old);
+    EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+    EXPECT_NE(check.out.find("template: ABI 1.0 negotiated"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("22 of 22 steps passed"), std::string::npos) << check.out;
+
+    const std::string out = ::testing::TempDir() + "/abi-1-0-" + std::to_string(::getpid());
+    const Outcome certify = kcs("certify --adapter " + old + " --depth smoke --op elementwise --out " + out);
+    EXPECT_EQ(certify.exit_code, 0) << certify.out << certify.err;
+    const std::string report = kcs::testing::slurp(out + "/report.json");
+    // elementwise add on f32, the one thing the template computes, was judged and passed.
+    EXPECT_NE(report.find("\"id\": \"v1/C-EXC-02/elementwise.add/f32xf32xf32-f32/"), std::string::npos);
+    EXPECT_NE(report.find("\"verdict\": \"PASS\""), std::string::npos);
+    EXPECT_NE(certify.out.find("pass rate  100.0%"), std::string::npos) << certify.out;
 }
 
 TEST(AdapterCheck, AnOpenFailureCarriesTheAdaptersMessage) {

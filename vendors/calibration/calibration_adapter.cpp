@@ -18,6 +18,4 @@ constexpr kcs_adapter_api kApi = kcs::cpu_core::make_api(kProfile, open);
 
 }  // namespace
 
-extern "C" KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t requested_abi_version) {
-    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &kApi : nullptr;
-}
+KCS_ADAPTER_DEFINE_EXPORTS(kApi)

@@ -78,8 +78,8 @@ static int is_f32_add(const kcs_op* op) {
     if (strcmp(op->name, "elementwise") != 0 || !op->function || strcmp(op->function, "add") != 0) return 0;
     if (op->input_count < 2 || op->output_count != 1) return 0;
     for (uint32_t i = 0; i < 2; ++i)
-        if (op->inputs[i].dtype != KCS_DTYPE_F32) return 0;
-    return op->outputs[0].dtype == KCS_DTYPE_F32;
+        if (kcs_op_input(op, i)->dtype != KCS_DTYPE_F32) return 0;
+    return kcs_op_output(op, 0)->dtype == KCS_DTYPE_F32;
 }
 
 static kcs_status template_supports(kcs_adapter* a, const kcs_op* op) {
@@ -138,12 +138,17 @@ static uint64_t element_count(const kcs_tensor* t) {
 
 static kcs_status template_run(kcs_adapter* a, const kcs_op* op) {
     if (!is_f32_add(op)) return fail(a, KCS_UNSUPPORTED, "only elementwise add on f32 is supported");
-    const uint64_t n = element_count(&op->outputs[0]);
-    if (element_count(&op->inputs[0]) != n || element_count(&op->inputs[1]) != n)
+    /* Through the accessors, never op->inputs[i]: the tensors' size rides
+     * in the op (KCS-ABI-13). */
+    const kcs_tensor* in0 = kcs_op_input(op, 0);
+    const kcs_tensor* in1 = kcs_op_input(op, 1);
+    const kcs_tensor* out = kcs_op_output(op, 0);
+    const uint64_t n = element_count(out);
+    if (element_count(in0) != n || element_count(in1) != n)
         return fail(a, KCS_INVALID_ARGUMENT, "add: inputs and output differ in size");
-    const float* x = (const float*)span(a, op->inputs[0].buffer, op->inputs[0].offset, n * 4);
-    const float* y = (const float*)span(a, op->inputs[1].buffer, op->inputs[1].offset, n * 4);
-    float* z = (float*)span(a, op->outputs[0].buffer, op->outputs[0].offset, n * 4);
+    const float* x = (const float*)span(a, in0->buffer, in0->offset, n * 4);
+    const float* y = (const float*)span(a, in1->buffer, in1->offset, n * 4);
+    float* z = (float*)span(a, out->buffer, out->offset, n * 4);
     if (!x || !y || !z) return fail(a, KCS_INVALID_ARGUMENT, "add: a tensor lies outside its buffer");
     /* Byte offsets need not be 4-aligned in this host-memory adapter; copy
      * element by element so unaligned tensors are read correctly. */
@@ -164,6 +169,15 @@ static const kcs_adapter_api table = {
     template_open, template_close, template_info, template_supports, template_alloc, template_release,
     template_write, template_read, template_run, template_last_error,
 };
+
+/* The version handshake (KCS-ABI-2): this adapter implements the one
+ * version of the header it was built with; a harness that offers it or a
+ * later one gets it. */
+KCS_ADAPTER_EXPORT kcs_status kcs_adapter_negotiate(uint32_t* version) {
+    const int speaks = *version >= KCS_ADAPTER_ABI_VERSION;
+    *version = KCS_ADAPTER_ABI_VERSION;
+    return speaks ? KCS_OK : KCS_UNSUPPORTED;
+}
 
 KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t requested_abi_version) {
     return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &table : NULL;

@@ -39,21 +39,6 @@ Result check_call(const OpCall& call, const Settings& settings, const OperatorKe
 
 }  // namespace
 
-std::size_t size_of(Dtype dtype) {
-    switch (dtype) {
-        case Dtype::f64: case Dtype::i64: return 8;
-        case Dtype::f32: case Dtype::i32: return 4;
-        case Dtype::f16: case Dtype::bf16: return 2;
-        case Dtype::i8: case Dtype::u8: return 1;
-    }
-    return 0;
-}
-
-std::string_view name_of(Dtype dtype) {
-    static constexpr std::array<std::string_view, 8> names{"f32", "f16", "bf16", "f64", "i8", "i32", "i64", "u8"};
-    return names[static_cast<std::size_t>(dtype)];
-}
-
 std::int64_t Tensor::elements() const {
     std::int64_t n = 1;
     for (const auto extent : shape) n *= extent;

@@ -4,20 +4,16 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <kcs/dtypes.hpp>
+
 #include "kcs/reference/fill.hpp"
 
 namespace kcs::suites {
 
 kcs_dtype abi_dtype(const std::string& d) {
-    if (d == "f32") return KCS_DTYPE_F32;
-    if (d == "f16") return KCS_DTYPE_F16;
-    if (d == "bf16") return KCS_DTYPE_BF16;
-    if (d == "f64") return KCS_DTYPE_F64;
-    if (d == "i8") return KCS_DTYPE_I8;
-    if (d == "i32") return KCS_DTYPE_I32;
-    if (d == "i64") return KCS_DTYPE_I64;
-    if (d == "u8") return KCS_DTYPE_U8;
-    throw std::invalid_argument("unknown dtype '" + d + "'");
+    const auto dtype = dtype_of_name(d);
+    if (!dtype) throw std::invalid_argument("unknown dtype '" + d + "'");
+    return code_of(*dtype);
 }
 
 ref::Format float_format(const std::string& d) {

@@ -283,11 +283,15 @@ struct TensorSpec {
     guarded::BufferLayout layout;
 };
 
-TensorSpec input_spec(const HostTensor& input, std::size_t index, const TensorPlacement& placement) {
+// Whether the inputs must hold their bytes: a run needs them; supports()
+// decides from dtypes and shapes, so the support phase declares none.
+enum class Bytes { required, optional };
+
+TensorSpec input_spec(const HostTensor& input, std::size_t index, const TensorPlacement& placement, Bytes bytes) {
     TensorSpec spec{guarded::tensor_name(true, index, input.dtype, input.shape), true, input.dtype, &input.shape,
                     &input, {}};
     const std::uint64_t expected = input.elements() * dtype_size(input.dtype);
-    if (input.bytes.size() != expected)
+    if (input.bytes.size() != expected && !(bytes == Bytes::optional && input.bytes.empty()))
         throw std::invalid_argument(spec.name + " holds " + std::to_string(input.bytes.size()) +
                                     " bytes; its dtype and shape need " + std::to_string(expected));
     spec.layout = guarded::layout_for(expected, placement, dtype_size(input.dtype));
@@ -304,10 +308,11 @@ TensorSpec output_spec(const OutputSpec& output, std::size_t index, const Tensor
 
 // Every tensor position, inputs then outputs; throws std::invalid_argument
 // for an input whose bytes do not fit its dtype and shape, or a bad dtype.
-std::vector<TensorSpec> describe_tensors(const Invocation& invocation, const TensorPlacement& placement = {}) {
+std::vector<TensorSpec> describe_tensors(const Invocation& invocation, const TensorPlacement& placement = {},
+                                         Bytes bytes = Bytes::required) {
     std::vector<TensorSpec> tensors;
     for (std::size_t i = 0; i < invocation.inputs.size(); ++i)
-        tensors.push_back(input_spec(invocation.inputs[i], i, placement));
+        tensors.push_back(input_spec(invocation.inputs[i], i, placement, bytes));
     for (std::size_t i = 0; i < invocation.outputs.size(); ++i)
         tensors.push_back(output_spec(invocation.outputs[i], i, placement));
     return tensors;
@@ -501,7 +506,7 @@ std::vector<Placement> GuardedDevice::placements() const {
 }
 
 host::CallResult GuardedDevice::supports(const Invocation& invocation) {
-    return adapter_.supports(operation_of(invocation, describe_tensors(invocation), {}));
+    return adapter_.supports(operation_of(invocation, describe_tensors(invocation, {}, Bytes::optional), {}));
 }
 
 GuardedRun GuardedDevice::run(const Invocation& invocation, const TensorPlacement& placement) {

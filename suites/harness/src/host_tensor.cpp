@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <kcs/dtypes.hpp>
+
 #include "kcs/harness/guarded_device.hpp"
 #include "kcs/reference/formats.hpp"
 
@@ -14,7 +16,8 @@ namespace kcs::harness {
 namespace {
 
 bool is_integer_dtype(kcs_dtype dtype) {
-    return dtype == KCS_DTYPE_I8 || dtype == KCS_DTYPE_I32 || dtype == KCS_DTYPE_I64 || dtype == KCS_DTYPE_U8;
+    const auto d = dtype_of_code(dtype);
+    return d && !facts(*d).is_float;
 }
 
 // The signed value of `bits` as a two's-complement integer of `bytes` bytes.
@@ -42,31 +45,14 @@ std::uint64_t integer_bits(kcs_dtype dtype, double value) {
 }  // namespace
 
 std::size_t dtype_size(kcs_dtype dtype) {
-    switch (dtype) {
-        case KCS_DTYPE_F32: return 4;
-        case KCS_DTYPE_F16: return 2;
-        case KCS_DTYPE_BF16: return 2;
-        case KCS_DTYPE_F64: return 8;
-        case KCS_DTYPE_I8: return 1;
-        case KCS_DTYPE_I32: return 4;
-        case KCS_DTYPE_I64: return 8;
-        case KCS_DTYPE_U8: return 1;
-    }
-    throw std::invalid_argument("unknown dtype " + std::to_string(dtype));
+    const auto d = dtype_of_code(dtype);
+    if (!d) throw std::invalid_argument("unknown dtype " + std::to_string(dtype));
+    return size_of(*d);
 }
 
 std::string dtype_name(kcs_dtype dtype) {
-    switch (dtype) {
-        case KCS_DTYPE_F32: return "f32";
-        case KCS_DTYPE_F16: return "f16";
-        case KCS_DTYPE_BF16: return "bf16";
-        case KCS_DTYPE_F64: return "f64";
-        case KCS_DTYPE_I8: return "i8";
-        case KCS_DTYPE_I32: return "i32";
-        case KCS_DTYPE_I64: return "i64";
-        case KCS_DTYPE_U8: return "u8";
-    }
-    return "dtype " + std::to_string(dtype);
+    const auto d = dtype_of_code(dtype);
+    return d ? name_of(*d) : "dtype " + std::to_string(dtype);
 }
 
 std::uint64_t poison_bits(kcs_dtype dtype, PoisonPattern pattern) {

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <mutex>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 namespace kcs::harness {
 
@@ -38,11 +40,54 @@ CaseResult call_failure(const host::CallResult& call) {
     }
 }
 
+std::string attribute_text(const host::AttributeValue& value) {
+    return std::visit(
+        [](const auto& v) -> std::string {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::string>) return v;
+            else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+            else return std::to_string(v);
+        },
+        value);
+}
+
 }  // namespace
 
+std::string support_form(const Invocation& invocation) {
+    std::string form = invocation.op;
+    if (invocation.function) form.append(".").append(*invocation.function);
+    const auto dtypes = [&form](const auto& tensors) {
+        for (std::size_t i = 0; i < tensors.size(); ++i)
+            form.append(i ? "," : "").append(dtype_name(tensors[i].dtype));
+    };
+    const auto ranks = [&form](const auto& tensors) {
+        for (std::size_t i = 0; i < tensors.size(); ++i)
+            form.append(i ? "," : "").append(std::to_string(tensors[i].shape.size()));
+    };
+    form.append(" ");
+    dtypes(invocation.inputs);
+    form.append("->");
+    dtypes(invocation.outputs);
+    if (invocation.accumulate) form.append(" acc ").append(dtype_name(invocation.accumulate));
+    for (const auto& a : invocation.attributes) form.append(" ").append(a.name).append("=").append(attribute_text(a.value));
+    form.append(" ranks ");
+    ranks(invocation.inputs);
+    form.append("->");
+    ranks(invocation.outputs);
+    return form;
+}
+
 ProbeContext::ProbeContext(const Instance& instance, const spec::Catalog& catalog, const Claims& claims,
-                           std::uint64_t seed, GuardedDevice& device)
-    : instance_(instance), catalog_(catalog), claims_(claims), seed_(seed), device_(device) {}
+                           std::uint64_t seed, GuardedDevice& device, const std::vector<Invocation>* declined)
+    : instance_(instance), catalog_(catalog), claims_(claims), seed_(seed), device_(device), declined_(declined) {}
+
+bool ProbeContext::declined(const Invocation& invocation) const {
+    if (!declined_ || declined_->empty()) return false;
+    const std::string form = support_form(invocation);
+    for (const auto& d : *declined_)
+        if (support_form(d) == form) return true;
+    return false;
+}
 
 std::vector<std::int64_t> ProbeContext::int_list(const std::string& name) const {
     return instance_.parameters.at(name).get<std::vector<std::int64_t>>();
@@ -53,6 +98,10 @@ std::int64_t ProbeContext::integer(const std::string& name) const {
 }
 
 GuardedRun ProbeContext::run_for_status(const Invocation& invocation, const TensorPlacement& placement) {
+    // The adapter said no before any data existed: never ask it to run.
+    if (declined(invocation))
+        throw CaseStop{verdict_only(Verdict::unsupported, "the support phase found " + support_form(invocation) +
+                                                              " declined (supports() answered KCS_UNSUPPORTED)")};
     GuardedRun run = device_.run(invocation, placement);
     adapter_time_ += run.adapter_time;
     if (!run.breaches.empty()) throw CaseStop{breach_result(run.breaches)};

@@ -92,6 +92,97 @@ TEST(Runner, APassThatJudgedSomethingKeepsItsCounts) {
     }
 }
 
+// ---- the support phase: declared forms are offered to supports() first
+
+int measured = 0;  // how often a measure below ran (and so could generate data)
+
+Invocation form_of(const Invocation& invocation) {
+    Invocation form = invocation;
+    for (auto& t : form.inputs) t.bytes.clear();
+    return form;
+}
+
+Invocation declined_form() {
+    Invocation no_such = form_of(one_add());
+    no_such.op = "kcs-test-no-such-operator";
+    return no_such;
+}
+
+std::vector<Invocation> declare_declined(const Instance&) { return {declined_form()}; }
+std::vector<Invocation> declare_add_and_declined(const Instance&) { return {form_of(one_add()), declined_form()}; }
+
+CaseResult count_and_pass(ProbeContext& context) {
+    ++measured;
+    context.run(one_add());
+    return pass_with(4);
+}
+
+// Runs the declined form where the support phase offered it, as a probe
+// with optional parts does; here it must stop the case.
+CaseResult run_the_declined_form(ProbeContext& context) {
+    ++measured;
+    EXPECT_TRUE(context.declined(declined_form()));
+    EXPECT_FALSE(context.declined(one_add()));
+    context.run(one_add());
+    const std::uint64_t before = context.adapter_calls();
+    try {
+        context.run(declined_form());
+    } catch (const CaseStop& stop) {
+        EXPECT_EQ(stop.result.verdict, Verdict::unsupported);
+        EXPECT_EQ(context.adapter_calls(), before);  // the adapter was not asked
+        throw;
+    }
+    return pass_with(4);
+}
+
+CaseResult skip_the_declined_form(ProbeContext& context) {
+    ++measured;
+    if (!context.declined(declined_form())) context.run(declined_form());
+    context.run(one_add());
+    return pass_with(4);
+}
+
+TEST(SupportPhase, AnInstanceWhoseEveryFormIsDeclinedNeverRunsItsProbe) {
+    measured = 0;
+    const InstanceResult r = run(Probe{count_and_pass, declare_declined});
+    EXPECT_EQ(r.verdict, Verdict::unsupported);
+    EXPECT_EQ(measured, 0);  // no data generated, nothing run
+    ASSERT_EQ(r.cases.size(), 2u);
+    for (const auto& c : r.cases) {
+        EXPECT_EQ(c.result.verdict, Verdict::unsupported);
+        EXPECT_EQ(c.result.evidence.adapter_calls, 0u);
+        EXPECT_NE(c.result.message.find("before any data existed, for every invocation the case declares: "
+                                        "kcs-test-no-such-operator.add f32,f32->f32 ranks 1,1->1"),
+                  std::string::npos)
+            << c.result.message;
+    }
+}
+
+TEST(SupportPhase, SomeFormsDeclinedTheProbeRunsTheRestAndSaysWhich) {
+    measured = 0;
+    const InstanceResult skipped = run(Probe{skip_the_declined_form, declare_add_and_declined});
+    EXPECT_EQ(skipped.verdict, Verdict::pass);
+    EXPECT_EQ(measured, 2);
+    for (const auto& c : skipped.cases) {
+        EXPECT_EQ(c.result.evidence.adapter_calls, 1u);
+        EXPECT_NE(c.result.message.find("judged without what the adapter declines: kcs-test-no-such-operator.add"),
+                  std::string::npos)
+            << c.result.message;
+    }
+    const InstanceResult stopped = run(Probe{run_the_declined_form, declare_add_and_declined});
+    EXPECT_EQ(stopped.verdict, Verdict::unsupported);
+    EXPECT_NE(stopped.cases[0].result.message.find("the support phase found kcs-test-no-such-operator.add"),
+              std::string::npos)
+        << stopped.cases[0].result.message;
+}
+
+TEST(SupportPhase, AProbeThatDeclaresNothingSkipsIt) {
+    measured = 0;
+    const InstanceResult r = run(Probe{count_and_pass});
+    EXPECT_EQ(r.verdict, Verdict::pass);
+    EXPECT_EQ(measured, 2);
+}
+
 TEST(Runner, AStepThatCannotRunMakesTheInstanceNotApplicable) {
     const InstanceResult r = run(step_cannot_run);
     EXPECT_EQ(r.verdict, Verdict::not_applicable);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "kcs/host/adapter_check.hpp"
+#include "kcs/host/adapter_error.hpp"
 #include "kcs/host/isolated_adapter.hpp"
 
 extern char** environ;
@@ -19,6 +20,17 @@ extern char** environ;
 namespace kcs::host {
 
 namespace {
+
+// The rules of kcs/adapter.h the steps check (vendors/ABI.md).
+constexpr const char* kOpen = "KCS-ABI-5";
+constexpr const char* kInfo = "KCS-ABI-7";
+constexpr const char* kSupports = "KCS-ABI-8";
+constexpr const char* kAlloc = "KCS-ABI-9";
+constexpr const char* kRelease = "KCS-ABI-10";
+constexpr const char* kCopy = "KCS-ABI-11";
+constexpr const char* kRun = "KCS-ABI-16";
+// Closing is part of the lifetime the header's first comment states.
+constexpr const char* kClose = "KCS-ABI-18";
 
 std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
     std::vector<std::byte> bytes(n);
@@ -30,13 +42,13 @@ class Checker {
 public:
     Checker(IsolatedAdapter& adapter, CheckReport& report) : adapter_(adapter), report_(report) {}
 
-    void step(std::string name, bool passed, std::string detail = {}) {
-        report_.steps.push_back({std::move(name), passed, std::move(detail)});
+    void step(const char* rule, std::string name, bool passed, std::string detail = {}) {
+        report_.steps.push_back({rule, std::move(name), passed, std::move(detail)});
     }
 
     void info() {
         const auto info = adapter_.info();
-        if (!info.ok()) return step("info answers", false, info.result.describe());
+        if (!info.ok()) return step(kInfo, "info answers", false, info.result.describe());
         const auto& i = info.value;
         std::vector<std::string> missing;
         if (i.adapter_name.empty()) missing.push_back("adapter_name");
@@ -45,7 +57,7 @@ public:
         if (i.device.empty()) missing.push_back("device");
         std::string detail;
         for (const auto& m : missing) detail += (detail.empty() ? "empty: " : ", ") + m;
-        step("info names the adapter, its version, the vendor and the device", missing.empty(), detail);
+        step(kInfo, "info names the adapter, its version, the vendor and the device", missing.empty(), detail);
     }
 
     // Writes `length` bytes at `offset` of a `size`-byte buffer, reads them back.
@@ -53,69 +65,69 @@ public:
         const std::string name = "round trip: " + std::to_string(length) + " bytes at offset " +
                                  std::to_string(offset) + " of a " + std::to_string(size) + "-byte buffer";
         const auto buffer = adapter_.alloc(size);
-        if (!buffer.ok()) return step(name, false, "alloc: " + buffer.result.describe());
+        if (!buffer.ok()) return step(kAlloc, name, false, "alloc: " + buffer.result.describe());
         const auto out = pattern(length, static_cast<unsigned>(offset + size));
         std::vector<std::byte> in(length, std::byte{0xEE});
         const CallResult w = adapter_.write(buffer.value, offset, out);
         const CallResult r = w.ok() ? adapter_.read(buffer.value, offset, in) : w;
-        if (!r.ok()) step(name, false, (w.ok() ? "read: " : "write: ") + r.describe());
-        else step(name, in == out, in == out ? "" : "read back other bytes than were written");
+        if (!r.ok()) step(kAlloc, name, false, (w.ok() ? "read: " : "write: ") + r.describe());
+        else step(kAlloc, name, in == out, in == out ? "" : "read back other bytes than were written");
         release_quietly(buffer.value);
     }
 
     // Accesses outside a buffer are refused with a status and copy nothing.
     void out_of_range() {
         const auto buffer = adapter_.alloc(16);
-        if (!buffer.ok()) return step("out-of-range access refused", false, "alloc: " + buffer.result.describe());
+        if (!buffer.ok()) return step(kCopy, "out-of-range access refused", false, "alloc: " + buffer.result.describe());
         const auto original = pattern(16, 1);
         if (!adapter_.write(buffer.value, 0, original).ok())
-            return step("out-of-range access refused", false, "could not fill the buffer");
+            return step(kCopy, "out-of-range access refused", false, "could not fill the buffer");
         const auto overlong = pattern(7, 2);
         std::vector<std::byte> sink(4);
-        expect_refused("write past the end (7 bytes at offset 10 of 16)", adapter_.write(buffer.value, 10, overlong));
-        expect_refused("read past the end (4 bytes at offset 14 of 16)", adapter_.read(buffer.value, 14, sink));
-        expect_refused("offset + size overflows 64 bits",
+        expect_refused(kCopy, "write past the end (7 bytes at offset 10 of 16)", adapter_.write(buffer.value, 10, overlong));
+        expect_refused(kCopy, "read past the end (4 bytes at offset 14 of 16)", adapter_.read(buffer.value, 14, sink));
+        expect_refused(kCopy, "offset + size overflows 64 bits",
                        adapter_.write(buffer.value, std::numeric_limits<std::uint64_t>::max() - 2,
                                       std::span(overlong).first(4)));
         std::vector<std::byte> now(16);
         const CallResult r = adapter_.read(buffer.value, 0, now);
-        step("a refused write copies nothing", r.ok() && now == original, r.ok() ? "" : r.describe());
+        step(kCopy, "a refused write copies nothing", r.ok() && now == original, r.ok() ? "" : r.describe());
         release_quietly(buffer.value);
     }
 
     void bad_handles() {
         const auto buffer = adapter_.alloc(8);
-        if (!buffer.ok()) return step("bad handles refused", false, "alloc: " + buffer.result.describe());
+        if (!buffer.ok()) return step(kRelease, "bad handles refused", false, "alloc: " + buffer.result.describe());
         const BufferHandle never_issued{buffer.value.id + 100003, buffer.value.generation};
         std::vector<std::byte> sink(4);
-        expect_refused("release of a handle never issued", adapter_.release(never_issued));
-        expect_refused("read through a handle never issued", adapter_.read(never_issued, 0, sink));
+        expect_refused(kRelease, "release of a handle never issued", adapter_.release(never_issued));
+        expect_refused(kCopy, "read through a handle never issued", adapter_.read(never_issued, 0, sink));
         const CallResult first = adapter_.release(buffer.value);
-        step("release of a live buffer", first.ok(), first.describe());
-        expect_refused("second release of the same buffer", adapter_.release(buffer.value));
-        expect_refused("read through a released handle", adapter_.read(buffer.value, 0, sink));
+        step(kRelease, "release of a live buffer", first.ok(), first.describe());
+        expect_refused(kRelease, "second release of the same buffer", adapter_.release(buffer.value));
+        expect_refused(kCopy, "read through a released handle", adapter_.read(buffer.value, 0, sink));
     }
 
     void unsupported() {
         Operation op;
         op.name = "kcs-check-no-such-operator";
         const CallResult s = adapter_.supports(op);
-        step("supports() declines an unknown operator with KCS_UNSUPPORTED",
+        step(kSupports, "supports() declines an unknown operator with KCS_UNSUPPORTED",
              s.outcome == CallOutcome::adapter_status && s.status == KCS_UNSUPPORTED, s.describe());
         const CallResult r = adapter_.run(op);
-        step("run() declines an unknown operator with KCS_UNSUPPORTED",
+        step(kRun, "run() declines an unknown operator with KCS_UNSUPPORTED",
              r.outcome == CallOutcome::adapter_status && r.status == KCS_UNSUPPORTED, r.describe());
     }
 
     void close() {
         const CallResult c = adapter_.close();
-        step("close", c.ok(), c.describe());
+        step(kClose, "close", c.ok(), c.describe());
     }
 
 private:
-    void expect_refused(const std::string& what, const CallResult& result) {
+    void expect_refused(const char* rule, const std::string& what, const CallResult& result) {
         const bool refused = result.outcome == CallOutcome::adapter_status && result.status != KCS_OK;
-        step(what + " is refused with a status", refused, refused ? "" : result.describe());
+        step(rule, what + " is refused with a status", refused, refused ? "" : result.describe());
     }
 
     void release_quietly(BufferHandle buffer) { (void)adapter_.release(buffer); }
@@ -124,9 +136,25 @@ private:
     CheckReport& report_;
 };
 
+// KCS-ABI-5: an option the adapter does not know fails open, with a message.
+CheckStep unknown_option_step(const std::filesystem::path& path, const IsolationOptions& isolation) {
+    CheckStep step{kOpen, "open refuses an unknown option with a message", false, {}};
+    IsolationOptions spoiled = isolation;
+    spoiled.adapter_options.push_back("kcs-check-no-such-option=1");
+    try {
+        IsolatedAdapter adapter(path, spoiled);
+        step.detail = "opened with kcs-check-no-such-option=1";
+    } catch (const AdapterError& e) {
+        step.passed = e.problem() == AdapterProblem::open_failed &&
+                      e.detail().find("KCS_INVALID_ARGUMENT") != std::string::npos;
+        step.detail = e.detail();
+    }
+    return step;
+}
+
 // Runs `kcs-worker --concurrency-check` with a deadline; its stderr is the detail.
 CheckStep concurrency_step(const std::filesystem::path& adapter, const CheckOptions& options) {
-    CheckStep step{"two instances used from two threads at once do not disturb each other", false, {}};
+    CheckStep step{"KCS-ABI-6", "two instances used from two threads at once do not disturb each other", false, {}};
     const std::filesystem::path worker = find_worker_executable(adapter);
     std::vector<std::string> args{worker.string(), "--concurrency-check", adapter.string()};
     args.insert(args.end(), options.adapter_options.begin(), options.adapter_options.end());
@@ -183,6 +211,7 @@ CheckReport check_adapter(const std::filesystem::path& path, const CheckOptions&
     IsolatedAdapter adapter(path, isolation);  // throws AdapterError: nothing to check
     CheckReport report;
     report.adapter_name = adapter.name();
+    report.abi_version = adapter.abi_version();
     Checker check(adapter, report);
     check.info();
     // Odd offsets and sizes, zero included, up to a buffer over 1 MiB.
@@ -193,6 +222,7 @@ CheckReport check_adapter(const std::filesystem::path& path, const CheckOptions&
     check.bad_handles();
     check.unsupported();
     check.close();
+    report.steps.push_back(unknown_option_step(adapter.path(), isolation));
     report.steps.push_back(concurrency_step(adapter.path(), options));
     return report;
 }

@@ -42,23 +42,44 @@ void check_file(const fs::path& path) {
         throw AdapterError(path, AdapterProblem::not_a_library, "is a directory, not a shared library");
 }
 
-void check_table(const fs::path& path, const kcs_adapter_api* api) {
+// KCS-ABI-2: the version the adapter answers to this harness's newest, or
+// 1.0 for an adapter without the handshake.
+std::uint32_t negotiate(const fs::path& path, void* handle) {
+    void* symbol = ::dlsym(handle, KCS_ADAPTER_NEGOTIATE_SYMBOL);
+    if (!symbol) return KCS_ADAPTER_ABI_VERSION_1_0;
+    std::uint32_t version = KCS_ADAPTER_ABI_VERSION;
+    const kcs_status answer = reinterpret_cast<kcs_adapter_negotiate_fn>(symbol)(&version);
+    const std::string speaks = "kcs speaks ABI " + abi_version_text(KCS_ADAPTER_ABI_VERSION_1_0) + " to " +
+                               abi_version_text(KCS_ADAPTER_ABI_VERSION);
+    if (answer != KCS_OK)
+        throw AdapterError(path, AdapterProblem::abi_version,
+                           "implements ABI " + abi_version_text(version) + " and later only; " + speaks);
+    if (!harness_speaks(version))
+        throw AdapterError(path, AdapterProblem::abi_version,
+                           "answered ABI " + abi_version_text(version) + " to the offer of " +
+                               abi_version_text(KCS_ADAPTER_ABI_VERSION) + "; " + speaks);
+    return version;
+}
+
+void check_table(const fs::path& path, const kcs_adapter_api* api, std::uint32_t version) {
+    const std::string entry = "kcs_adapter_entry(" + std::to_string(version) + ")";
     if (!api)
         throw AdapterError(path, AdapterProblem::no_table,
-                           "kcs_adapter_entry(" + std::to_string(KCS_ADAPTER_ABI_VERSION) +
-                               ") returned NULL: the adapter does not implement ABI version " +
-                               std::to_string(KCS_ADAPTER_ABI_VERSION));
+                           entry + " returned NULL: the adapter does not implement ABI " + abi_version_text(version) +
+                               (version == KCS_ADAPTER_ABI_VERSION_1_0 ? " (it exports no " KCS_ADAPTER_NEGOTIATE_SYMBOL
+                                                                         ", so kcs asked for 1.0)"
+                                                                       : ", which it negotiated"));
     // abi_version and struct_size are the table's first fields in every
     // version, so reading them is safe before the size is known.
-    if (api->abi_version != KCS_ADAPTER_ABI_VERSION)
+    if (api->abi_version != version)
         throw AdapterError(path, AdapterProblem::abi_version,
-                           "implements ABI version " + std::to_string(api->abi_version) + ", kcs needs " +
-                               std::to_string(KCS_ADAPTER_ABI_VERSION));
+                           "its table implements ABI " + abi_version_text(api->abi_version) + ", but " + entry +
+                               " asked for " + abi_version_text(version));
+    // 1.0 and 1.1 have the same table.
     if (api->struct_size < sizeof(kcs_adapter_api))
         throw AdapterError(path, AdapterProblem::table_size,
-                           "function table is " + std::to_string(api->struct_size) + " bytes, ABI v" +
-                               std::to_string(KCS_ADAPTER_ABI_VERSION) + " needs " +
-                               std::to_string(sizeof(kcs_adapter_api)));
+                           "function table is " + std::to_string(api->struct_size) + " bytes, ABI " +
+                               abi_version_text(version) + " needs " + std::to_string(sizeof(kcs_adapter_api)));
     const std::pair<const char*, bool> functions[] = {
         {"open", api->open != nullptr},       {"close", api->close != nullptr},
         {"info", api->info != nullptr},       {"supports", api->supports != nullptr},
@@ -75,6 +96,16 @@ void check_table(const fs::path& path, const kcs_adapter_api* api) {
 }
 
 }  // namespace
+
+std::string abi_version_text(std::uint32_t version) {
+    if (version == KCS_ADAPTER_ABI_VERSION_1_0) return "1.0";
+    if (version < (1u << 16)) return "value " + std::to_string(version) + " (no version)";
+    return std::to_string(version >> 16) + "." + std::to_string(version & 0xFFFFu);
+}
+
+bool harness_speaks(std::uint32_t version) {
+    return version == KCS_ADAPTER_ABI_VERSION_1_0 || version == KCS_ADAPTER_ABI_VERSION_1_1;
+}
 
 AdapterLibrary AdapterLibrary::load(const fs::path& path) {
     check_file(path);
@@ -98,14 +129,15 @@ AdapterLibrary AdapterLibrary::load(const fs::path& path) {
                            "no symbol " KCS_ADAPTER_ENTRY_SYMBOL
                            " (an adapter exports it with KCS_ADAPTER_EXPORT, see kcs/adapter.h)");
     }
-    const auto* api = reinterpret_cast<kcs_adapter_entry_fn>(entry)(KCS_ADAPTER_ABI_VERSION);
     try {
-        check_table(path, api);
+        const std::uint32_t version = negotiate(path, handle);
+        const auto* api = reinterpret_cast<kcs_adapter_entry_fn>(entry)(version);
+        check_table(path, api, version);
+        return AdapterLibrary(path, handle, api);
     } catch (...) {
         ::dlclose(handle);
         throw;
     }
-    return AdapterLibrary(path, handle, api);
 }
 
 AdapterLibrary::AdapterLibrary(fs::path path, void* handle, const kcs_adapter_api* api)

@@ -14,7 +14,7 @@ namespace kcs::host {
 
 inline constexpr std::uint32_t request_magic = 0x5153434bu;  // "KCSQ" in the byte stream
 inline constexpr std::uint32_t reply_magic = 0x5253434bu;    // "KCSR"
-inline constexpr std::uint32_t protocol_version = 2;  // 2: shared regions
+inline constexpr std::uint32_t protocol_version = 3;  // 2: shared regions; 3: the hello names the ABI version
 inline constexpr int worker_channel_fd = 3;  // where kcs-worker finds its end of the channel
 
 // The cap on a reply's message; the worker truncates longer ones.

@@ -133,6 +133,7 @@ std::optional<IsolatedAdapter::StartFailure> IsolatedAdapter::start_worker() {
             return fail(AdapterProblem::worker_failed, detail, lost(CallOutcome::protocol_error, detail));
         }
         name_ = in.string();
+        abi_version_ = in.u32();
     } catch (const ProtocolError& e) {
         auto r = worker_garbled("hello", e.what());
         return fail(AdapterProblem::worker_failed, r.message, r);

@@ -135,6 +135,8 @@ DecodedOperation::DecodedOperation(PayloadReader& in) {
     op_.inputs = inputs_.data();
     op_.output_count = output_count;
     op_.outputs = outputs_.data();
+    op_.attribute_size = sizeof(kcs_attribute);
+    op_.tensor_size = sizeof(kcs_tensor);
 }
 
 }  // namespace kcs::host

@@ -326,6 +326,7 @@ int serve(int channel, const std::filesystem::path& adapter_path) {
     }
     hello.fields.u32(protocol_version);
     hello.fields.string(library ? library->api().name : "");
+    hello.fields.u32(library ? library->abi_version() : 0);
     if (!send_answer(channel, 0, hello)) return 2;
     if (!library) return 1;
 

@@ -14,9 +14,29 @@ namespace {
 
 TEST(AdapterLibrary, LoadsAGoodAdapter) {
     const auto library = AdapterLibrary::load(testing::fixture("fixture"));
+    EXPECT_EQ(library.abi_version(), KCS_ADAPTER_ABI_VERSION_1_1);  // it negotiates
     EXPECT_EQ(library.api().abi_version, KCS_ADAPTER_ABI_VERSION);
     EXPECT_STREQ(library.api().name, "fixture");
     EXPECT_EQ(library.path(), testing::fixture("fixture"));
+}
+
+// The template as ABI 1.0 released it has no kcs_adapter_negotiate: the
+// harness asks kcs_adapter_entry(1) and drives it as 1.0.
+TEST(AdapterLibrary, AnAdapterOfAbi10LoadsAs10) {
+    const auto library = AdapterLibrary::load(testing::fixture("template-abi-1-0"));
+    EXPECT_EQ(library.abi_version(), KCS_ADAPTER_ABI_VERSION_1_0);
+    EXPECT_STREQ(library.api().name, "template");
+}
+
+TEST(AdapterLibrary, VersionsReadAsMajorDotMinor) {
+    EXPECT_EQ(abi_version_text(KCS_ADAPTER_ABI_VERSION_1_0), "1.0");
+    EXPECT_EQ(abi_version_text(KCS_ADAPTER_ABI_VERSION_1_1), "1.1");
+    EXPECT_EQ(abi_version_text(KCS_ABI_VERSION(2, 3)), "2.3");
+    EXPECT_EQ(abi_version_text(2), "value 2 (no version)");
+    EXPECT_TRUE(harness_speaks(KCS_ADAPTER_ABI_VERSION_1_0));
+    EXPECT_TRUE(harness_speaks(KCS_ADAPTER_ABI_VERSION_1_1));
+    EXPECT_FALSE(harness_speaks(KCS_ABI_VERSION(1, 2)));
+    EXPECT_FALSE(harness_speaks(KCS_ABI_VERSION(2, 0)));
 }
 
 TEST(AdapterLibrary, ARelativePathIsAFileNotALibraryName) {

@@ -38,8 +38,9 @@ TEST(AdapterSearch, NamesAreLookedUpInOrder) {
 
     std::vector<std::string> names;
     for (const auto& f : found) names.push_back(f.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"abi-v2", "fixture", "missing-dependency", "no-entry", "no-table", "not-a-library",
-                                               "null-run", "short-table"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"abi-2-only", "abi-above-offer", "abi-v2", "fixture",
+                                               "missing-dependency", "no-entry", "no-table", "not-a-library",
+                                               "null-run", "short-table", "template-abi-1-0"}));
     for (const auto& f : found)
         if (f.name == "fixture") {
             EXPECT_EQ(f.path, empty / "libkcs-adapter-fixture.so");

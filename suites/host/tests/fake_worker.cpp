@@ -33,6 +33,7 @@ void hello(std::uint32_t version) {
     PayloadWriter w;
     w.u32(version);
     w.string("fake");
+    w.u32(KCS_ADAPTER_ABI_VERSION);
     reply(0, w.bytes().size(), w.bytes());
 }
 

@@ -20,6 +20,7 @@ using testing::fixture_options;
 TEST(IsolatedAdapter, ReportsTheTableNameAndInfo) {
     IsolatedAdapter adapter(fixture("fixture"), fixture_options());
     EXPECT_EQ(adapter.name(), "fixture");
+    EXPECT_EQ(adapter.abi_version(), KCS_ADAPTER_ABI_VERSION_1_1);  // the worker's hello names the negotiated version
     EXPECT_EQ(adapter.generation(), 1u);
     ASSERT_TRUE(adapter.worker_pid().has_value());
     const auto info = adapter.info();

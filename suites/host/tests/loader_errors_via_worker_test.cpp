@@ -64,9 +64,15 @@ INSTANTIATE_TEST_SUITE_P(
                              "cannot be loaded: libkcs-host-hidden-dependency.so: cannot open shared object file"},
                       Broken{"no-entry", AdapterProblem::no_entry_symbol, "no symbol kcs_adapter_entry"},
                       Broken{"no-table", AdapterProblem::no_table, "returned NULL"},
-                      Broken{"abi-v2", AdapterProblem::abi_version, "implements ABI version 2, kcs needs 1"},
+                      Broken{"abi-v2", AdapterProblem::abi_version,
+                             "its table implements ABI 2.0, but kcs_adapter_entry(65537) asked for 1.1"},
+                      // A mismatched handshake is refused naming both versions.
+                      Broken{"abi-2-only", AdapterProblem::abi_version,
+                             "implements ABI 2.0 and later only; kcs speaks ABI 1.0 to 1.1"},
+                      Broken{"abi-above-offer", AdapterProblem::abi_version,
+                             "answered ABI 1.7 to the offer of 1.1; kcs speaks ABI 1.0 to 1.1"},
                       Broken{"short-table", AdapterProblem::table_size,
-                             "function table is 16 bytes, ABI v1 needs " + std::to_string(sizeof(kcs_adapter_api))},
+                             "function table is 16 bytes, ABI 1.1 needs " + std::to_string(sizeof(kcs_adapter_api))},
                       Broken{"null-run", AdapterProblem::incomplete_table, "no 'run'"}),
     [](const ::testing::TestParamInfo<Broken>& info) {
         std::string name = std::filesystem::path(info.param.fixture).stem().string();

@@ -101,9 +101,9 @@ kcs_status info(kcs_adapter* adapter, kcs_info* out) {
 kcs_status supports(kcs_adapter* adapter, const kcs_op* op) {
     if (!adapter) return KCS_INVALID_ARGUMENT;
     return guarded(adapter->last_error, [&]() -> Outcome {
-        kernels::OpCall call;
-        if (Outcome o = describe_op(op, call); !o.ok()) return o;
-        return from_kernels(kernels::supports(call, adapter->settings));
+        DescribedOp described;
+        if (Outcome o = describe_op(op, described); !o.ok()) return o;
+        return from_kernels(kernels::supports(described.call, adapter->settings));
     });
 }
 
@@ -134,14 +134,14 @@ kcs_status read(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, v
 kcs_status run(kcs_adapter* adapter, const kcs_op* op) {
     if (!adapter) return KCS_INVALID_ARGUMENT;
     return guarded(adapter->last_error, [&]() -> Outcome {
-        kernels::OpCall call;
-        if (Outcome o = describe_op(op, call); !o.ok()) return o;
+        DescribedOp described;
+        if (Outcome o = describe_op(op, described); !o.ok()) return o;
         // Declining comes first: an unsupported op is UNSUPPORTED whatever its buffers.
-        if (Result r = kernels::supports(call, adapter->settings); r.status != kernels::Status::ok)
+        if (Result r = kernels::supports(described.call, adapter->settings); r.status != kernels::Status::ok)
             return from_kernels(r);
-        if (Outcome o = bind_buffers(*op, adapter->buffers, call); !o.ok()) return o;
+        if (Outcome o = bind_buffers(adapter->buffers, described); !o.ok()) return o;
         ++adapter->settings.calls;
-        return from_kernels(kernels::run(call, adapter->settings));
+        return from_kernels(kernels::run(described.call, adapter->settings));
     });
 }
 

@@ -6,20 +6,28 @@
 
 #include "host_buffers.hpp"
 #include "kcs/reference/kernels.hpp"
+#include "op_request.hpp"
 #include "outcome.hpp"
 
 namespace kcs::cpu_core {
 
-// Checks what the ABI requires of op (struct size, names, dtypes, ranks,
-// extents, attributes) and converts it, with every tensor's data pointer
-// null: enough for supports(). Nothing is read from the buffers.
-Outcome describe_op(const kcs_op* op, kernels::OpCall& call);
+// An op as the shared parser read it (device::parse_request: every check
+// the ABI requires, the same in every adapter built here) and as the
+// kernels take it.
+struct DescribedOp {
+    device::Request request;
+    kernels::OpCall call;  // every tensor's data pointer null until bound
+};
+
+// Parses op and converts it: enough for supports(). Nothing is read from
+// the buffers.
+Outcome describe_op(const kcs_op* op, DescribedOp& described);
 
 // Points each tensor of a described call at its bytes: the buffer must
 // exist, the offset must be a multiple of the element size, and the
 // tensor's elements must lie within the buffer. For calls the kernels
 // support, which are contiguous, that is every byte they touch.
-Outcome bind_buffers(const kcs_op& op, HostBuffers& buffers, kernels::OpCall& call);
+Outcome bind_buffers(HostBuffers& buffers, DescribedOp& described);
 
 kcs_status to_status(kernels::Status status);
 

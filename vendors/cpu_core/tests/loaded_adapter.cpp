@@ -96,6 +96,8 @@ kcs_op OpSpec::op() const {
     op.inputs = inputs.data();
     op.output_count = static_cast<std::uint32_t>(outputs.size());
     op.outputs = outputs.data();
+    op.attribute_size = sizeof(kcs_attribute);
+    op.tensor_size = sizeof(kcs_tensor);
     return op;
 }
 

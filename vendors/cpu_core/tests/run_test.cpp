@@ -190,6 +190,8 @@ TEST(Run, MalformedOpsAreInvalidArguments) {
         op = s.op();
     });
     expect_invalid(valid(), "short struct", [](OpSpec&, kcs_op& op) { op.struct_size = 8; });
+    expect_invalid(valid(), "tensor_size below kcs_tensor", [](OpSpec&, kcs_op& op) { op.tensor_size = 8; });
+    expect_invalid(valid(), "attribute_size below kcs_attribute", [](OpSpec&, kcs_op& op) { op.attribute_size = 0; });
     expect_invalid(valid(), "no name", [](OpSpec&, kcs_op& op) { op.name = nullptr; });
     expect_invalid(valid(), "null inputs", [](OpSpec&, kcs_op& op) { op.inputs = nullptr; });
     expect_invalid(valid(), "duplicate attribute", [](OpSpec& s, kcs_op& op) {
@@ -198,6 +200,50 @@ TEST(Run, MalformedOpsAreInvalidArguments) {
         op = s.op();
     });
     EXPECT_EQ(instance.api().run(instance.get(), nullptr), KCS_INVALID_ARGUMENT);
+}
+
+// KCS-ABI-13: an op of 1.0 (no element sizes) is read with this header's
+// sizes, and one of a later minor version whose tensors and attributes have
+// grown is read element by element with the sizes it carries.
+TEST(Run, OpsOfOtherMinorVersionsAreReadWithTheirElementSizes) {
+    Instance instance(reference_cpu().api());
+    const kcs_buffer buffer = instance.alloc(64);
+    const std::vector<float> x{1.0f, 2.0f, 3.0f, 4.0f};
+    instance.write(buffer, 0, x.data(), 16);
+    OpSpec spec{"rmsnorm", "", KCS_DTYPE_F32, {kcs_attribute{"eps", KCS_ATTR_FLOAT, 0, 0.5, nullptr}},
+                {tensor(buffer, 0, KCS_DTYPE_F32, {1, 4}), tensor(buffer, 48, KCS_DTYPE_F32, {4})},
+                {tensor(buffer, 16, KCS_DTYPE_F32, {1, 4})}};
+    const std::vector<float> gamma{1.0f, 1.0f, 1.0f, 1.0f};
+    instance.write(buffer, 48, gamma.data(), 16);
+    const auto result = [&](const kcs_op& op) {
+        EXPECT_EQ(instance.api().run(instance.get(), &op), KCS_OK) << instance.last_error();
+        std::vector<float> y(4);
+        instance.read(buffer, 16, y.data(), 16);
+        return y;
+    };
+    const std::vector<float> expected = result(spec.op());
+
+    kcs_op v1_0 = spec.op();
+    v1_0.struct_size = KCS_OP_SIZE_1_0;
+    v1_0.attribute_size = 0;  // beyond a 1.0 op: never read
+    v1_0.tensor_size = 0;
+    EXPECT_EQ(result(v1_0), expected);
+
+    // Each element followed by 24 bytes of a later version's fields.
+    struct GrownTensor { kcs_tensor t; std::byte later[24]; };
+    struct GrownAttribute { kcs_attribute a; std::byte later[24]; };
+    std::vector<GrownTensor> inputs(2), outputs(1);
+    for (std::size_t i = 0; i < 2; ++i) inputs[i].t = spec.inputs[i];
+    outputs[0].t = spec.outputs[0];
+    GrownAttribute eps{spec.attributes[0], {}};
+    kcs_op grown = spec.op();
+    grown.tensor_size = sizeof(GrownTensor);
+    grown.attribute_size = sizeof(GrownAttribute);
+    grown.inputs = &inputs[0].t;
+    grown.outputs = &outputs[0].t;
+    grown.attributes = &eps.a;
+    EXPECT_EQ(result(grown), expected);
+    EXPECT_NE(expected, (std::vector<float>{0, 0, 0, 0}));
 }
 
 TEST(Run, ThreadCountDoesNotChangeResults) {

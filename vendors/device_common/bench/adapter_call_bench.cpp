@@ -50,6 +50,8 @@ void adapter_reduce_sum(benchmark::State& state, const char* path) {
     op.inputs = &in;
     op.output_count = 1;
     op.outputs = &out;
+    op.attribute_size = sizeof(kcs_attribute);
+    op.tensor_size = sizeof(kcs_tensor);
     for (auto _ : state)
         if (api.run(adapter, &op) != KCS_OK) state.SkipWithError(api.last_error(adapter));
     api.close(adapter);

@@ -9,18 +9,10 @@ namespace {
 // Larger tensors are refused before any size arithmetic can overflow.
 constexpr std::uint64_t kMaxTensorBytes = std::uint64_t{1} << 56;
 
-Dtype dtype_of(kcs_dtype dtype, const std::string& what) {
-    switch (dtype) {
-        case KCS_DTYPE_F32: return Dtype::f32;
-        case KCS_DTYPE_F16: return Dtype::f16;
-        case KCS_DTYPE_BF16: return Dtype::bf16;
-        case KCS_DTYPE_F64: return Dtype::f64;
-        case KCS_DTYPE_I8: return Dtype::i8;
-        case KCS_DTYPE_I32: return Dtype::i32;
-        case KCS_DTYPE_I64: return Dtype::i64;
-        case KCS_DTYPE_U8: return Dtype::u8;
-        default: invalid(what + ": unknown dtype " + std::to_string(dtype));
-    }
+Dtype dtype_of(kcs_dtype code, const std::string& what) {
+    const auto dtype = kcs::dtype_of_code(code);
+    if (!dtype) invalid(what + ": unknown dtype " + std::to_string(code));
+    return *dtype;
 }
 
 TensorRef parse_tensor(const kcs_tensor& tensor, const std::string& what) {
@@ -46,12 +38,22 @@ TensorRef parse_tensor(const kcs_tensor& tensor, const std::string& what) {
     return ref;
 }
 
-std::vector<TensorRef> parse_tensors(const kcs_tensor* tensors, std::uint32_t count, const char* list) {
-    if (count > 0 && !tensors) invalid(std::string(list) + " is NULL with a nonzero count");
+std::vector<TensorRef> parse_tensors(const kcs_op& op, bool inputs) {
+    const char* list = inputs ? "inputs" : "outputs";
+    const std::uint32_t count = inputs ? op.input_count : op.output_count;
+    if (count > 0 && !(inputs ? op.inputs : op.outputs)) invalid(std::string(list) + " is NULL with a nonzero count");
     std::vector<TensorRef> refs;
     for (std::uint32_t i = 0; i < count; ++i)
-        refs.push_back(parse_tensor(tensors[i], std::string(list) + "[" + std::to_string(i) + "]"));
+        refs.push_back(parse_tensor(inputs ? *kcs_op_input(&op, i) : *kcs_op_output(&op, i),
+                                    std::string(list) + "[" + std::to_string(i) + "]"));
     return refs;
+}
+
+// KCS-ABI-13: a struct at least as large as the one this adapter reads.
+void check_size(std::size_t given, std::size_t known, const char* what) {
+    if (given < known)
+        invalid(std::string(what) + " " + std::to_string(given) + " is smaller than this adapter's (" +
+                std::to_string(known) + ")");
 }
 
 void parse_attribute(const kcs_attribute& attribute, std::size_t index, Request& request) {
@@ -73,30 +75,6 @@ void parse_attribute(const kcs_attribute& attribute, std::size_t index, Request&
 }
 
 }  // namespace
-
-std::uint64_t size_of(Dtype dtype) {
-    switch (dtype) {
-        case Dtype::f64: case Dtype::i64: return 8;
-        case Dtype::f32: case Dtype::i32: return 4;
-        case Dtype::f16: case Dtype::bf16: return 2;
-        case Dtype::i8: case Dtype::u8: return 1;
-    }
-    return 1;
-}
-
-const char* name_of(Dtype dtype) {
-    switch (dtype) {
-        case Dtype::f32: return "f32";
-        case Dtype::f16: return "f16";
-        case Dtype::bf16: return "bf16";
-        case Dtype::f64: return "f64";
-        case Dtype::i8: return "i8";
-        case Dtype::i32: return "i32";
-        case Dtype::i64: return "i64";
-        case Dtype::u8: return "u8";
-    }
-    return "?";
-}
 
 std::uint64_t TensorRef::elements() const {
     std::uint64_t n = 1;
@@ -138,9 +116,9 @@ double Request::number(const std::string& attribute, double fallback) const {
 
 Request parse_request(const kcs_op* op) {
     if (!op) invalid("op is NULL");
-    if (op->struct_size < sizeof(kcs_op))
-        invalid("kcs_op.struct_size " + std::to_string(op->struct_size) + " is smaller than the ABI v1 kcs_op (" +
-                std::to_string(sizeof(kcs_op)) + ")");
+    check_size(op->struct_size, KCS_OP_SIZE_1_0, "kcs_op.struct_size");
+    check_size(kcs_op_attribute_stride(op), sizeof(kcs_attribute), "kcs_op.attribute_size");
+    check_size(kcs_op_tensor_stride(op), sizeof(kcs_tensor), "kcs_op.tensor_size");
     if (!op->name) invalid("op has no name");
     Request request;
     request.name = op->name;
@@ -150,9 +128,9 @@ Request parse_request(const kcs_op* op) {
         request.accumulate = dtype_of(op->accumulate, "accumulate");
     }
     if (op->attribute_count > 0 && !op->attributes) invalid("attributes is NULL with a nonzero count");
-    for (std::uint32_t i = 0; i < op->attribute_count; ++i) parse_attribute(op->attributes[i], i, request);
-    request.inputs = parse_tensors(op->inputs, op->input_count, "inputs");
-    request.outputs = parse_tensors(op->outputs, op->output_count, "outputs");
+    for (std::uint32_t i = 0; i < op->attribute_count; ++i) parse_attribute(*kcs_op_attribute(op, i), i, request);
+    request.inputs = parse_tensors(*op, true);
+    request.outputs = parse_tensors(*op, false);
     return request;
 }
 

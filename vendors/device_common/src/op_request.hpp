@@ -6,6 +6,7 @@
 #pragma once
 
 #include <kcs/adapter.h>
+#include <kcs/dtypes.hpp>
 
 #include <cstdint>
 #include <map>
@@ -15,10 +16,9 @@
 
 namespace kcs::device {
 
-enum class Dtype { f32, f16, bf16, f64, i8, i32, i64, u8 };
-
-std::uint64_t size_of(Dtype dtype);
-const char* name_of(Dtype dtype);  // "f32", "f16", ...
+using kcs::Dtype;
+using kcs::name_of;
+using kcs::size_of;
 
 struct TensorRef {
     kcs_buffer buffer = 0;
@@ -49,7 +49,9 @@ struct Request {
     double number(const std::string& attribute, double fallback) const;
 };
 
-// Throws AdapterFailure (KCS_INVALID_ARGUMENT) for a malformed op.
+// Throws AdapterFailure (KCS_INVALID_ARGUMENT) for a malformed op. Reads
+// the arrays with the element sizes the op carries (KCS-ABI-13). Shared by
+// every adapter built here (cpu_core and the device adapters).
 Request parse_request(const kcs_op* op);
 
 }  // namespace kcs::device

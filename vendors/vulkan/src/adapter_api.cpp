@@ -148,7 +148,4 @@ struct Backend {
 
 }  // namespace kcs::vulkan
 
-extern "C" KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t requested_abi_version) {
-    using Entries = kcs::device::AbiEntries<kcs::vulkan::Backend>;
-    return requested_abi_version == KCS_ADAPTER_ABI_VERSION ? &Entries::api : nullptr;
-}
+KCS_ADAPTER_DEFINE_EXPORTS(kcs::device::AbiEntries<kcs::vulkan::Backend>::api)

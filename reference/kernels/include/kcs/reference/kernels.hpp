@@ -23,11 +23,13 @@
 #include <variant>
 #include <vector>
 
+#include <kcs/dtypes.hpp>
+
 namespace kcs::kernels {
 
-enum class Dtype { f32, f16, bf16, f64, i8, i32, i64, u8 };
-std::size_t size_of(Dtype dtype);
-std::string_view name_of(Dtype dtype);
+using kcs::Dtype;  // kcs/dtypes.hpp: the one dtype vocabulary
+using kcs::name_of;
+using kcs::size_of;
 
 // One tensor in host memory. Strides are in elements; the harness passes
 // row-major contiguous tensors, and kernels may decline anything else.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <kcs/dtypes.hpp>
 #include <nlohmann/json.hpp>
 
 #include "kcs/spec/diagnostics.hpp"
@@ -16,10 +17,13 @@ namespace kcs::spec {
 
 using Json = nlohmann::json;
 
-// The element types the catalog and the adapter ABI know.
+// The element types the catalog and the adapter ABI know (kcs/dtypes.hpp).
 inline const std::vector<std::string>& dtype_names() {
-    static const std::vector<std::string> names{"f32", "f16", "bf16", "f64",
-                                                "i8",  "i32", "i64",  "u8"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all;
+        for (const auto& f : kDtypes) all.emplace_back(f.name);
+        return all;
+    }();
     return names;
 }
 

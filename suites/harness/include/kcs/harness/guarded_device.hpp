@@ -113,7 +113,8 @@ public:
     // fresh inputs in reused buffers); a new worker generation drops them.
     GuardedRun run(const Invocation& invocation, const TensorPlacement& placement = {});
 
-    // Asks the adapter whether it computes this invocation (no data moves).
+    // Asks the adapter whether it computes this invocation (no data moves;
+    // the inputs may hold no bytes, as the support phase declares them).
     host::CallResult supports(const Invocation& invocation);
 
     // The canary seed for the next runs (a case's next seed).

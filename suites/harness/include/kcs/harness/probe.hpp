@@ -1,10 +1,16 @@
 // A probe implements one contract class's measurement protocol for one
-// operator (suites/<operator>/). It describes invocations and judges their
-// outputs; the harness runs them under the integrity protocol, so a probe
-// reads like the protocol it implements.
+// operator (suites/probes/<family>/). It describes invocations and judges
+// their outputs; the harness runs them under the integrity protocol, so a
+// probe reads like the protocol it implements.
+//
+// A case flows one way (SPEC.md section 8): plan (applicability from the
+// catalog) -> support (the probe's declared invocations offered to
+// supports(), before any data exists) -> generate -> run under the
+// integrity protocol -> judge -> verdict.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -27,8 +33,10 @@ struct CaseStop {
 
 class ProbeContext {
 public:
+    // `declined`: the declared forms the support phase found declined
+    // (kept by pointer: it must outlive the context); none when null.
     ProbeContext(const Instance& instance, const spec::Catalog& catalog, const Claims& claims, std::uint64_t seed,
-                 GuardedDevice& device);
+                 GuardedDevice& device, const std::vector<Invocation>* declined = nullptr);
 
     const Instance& instance() const { return instance_; }
     const spec::Catalog& catalog() const { return catalog_; }
@@ -53,6 +61,14 @@ public:
 
     // Whether the adapter's supports() accepts the invocation (no data moves).
     bool supported(const Invocation& invocation);
+
+    // Whether the support phase found this invocation's form (the operator,
+    // function, accumulator, attributes, dtypes and ranks) among the
+    // declared forms the adapter declined. run() of such an invocation stops
+    // the case as UNSUPPORTED without calling the adapter; a probe whose
+    // protocol has optional parts (attention under the causal mask) asks
+    // first and judges the rest.
+    bool declined(const Invocation& invocation) const;
 
     // Runs `body` while a second worker of the same adapter (its companion,
     // IsolatedAdapter::companion) runs `load` over and over, each
@@ -82,11 +98,35 @@ private:
     const Claims& claims_;
     std::uint64_t seed_;
     GuardedDevice& device_;
+    const std::vector<Invocation>* declined_;
     std::chrono::nanoseconds adapter_time_{0};
     std::uint64_t adapter_calls_ = 0;
     std::chrono::steady_clock::time_point progress_start_{}, progress_shown_{};
 };
 
-using Probe = CaseResult (*)(ProbeContext& context);
+// The support phase's key of an invocation: what supports() decides on
+// apart from the extents (op, function, accumulator, attributes, dtypes and
+// ranks), e.g. "attention f32,f32,f32->f32 acc f32 causal=1 ranks 2,2,2->2".
+std::string support_form(const Invocation& invocation);
+
+// The two halves of a probe. `measure` generates its data, runs and judges.
+// `declare` lists, before any data exists, a representative invocation of
+// every form the probe will run (tensors with dtypes and shapes and no
+// bytes); the harness asks supports() for each first: every form declined
+// -> UNSUPPORTED and `measure` never runs; some declined -> `measure` runs
+// the rest (ProbeContext::declined) and the case's message names the
+// declined forms. A probe without `declare` skips the support phase.
+using Measure = CaseResult (*)(ProbeContext& context);
+using Declare = std::vector<Invocation> (*)(const Instance& instance);
+
+struct Probe {
+    Measure measure = nullptr;
+    Declare declare = nullptr;
+
+    Probe() = default;
+    Probe(std::nullptr_t) {}
+    Probe(Measure m, Declare d = nullptr) : measure(m), declare(d) {}  // NOLINT: a bare measure is a probe
+    explicit operator bool() const { return measure != nullptr; }
+};
 
 }  // namespace kcs::harness

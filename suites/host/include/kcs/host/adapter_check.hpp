@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -10,13 +11,15 @@
 namespace kcs::host {
 
 struct CheckStep {
+    std::string rule;    // the rule of kcs/adapter.h it checks, "KCS-ABI-11" (vendors/ABI.md)
     std::string name;    // e.g. "round trip: 17 bytes at offset 3"
     bool passed = false;
     std::string detail;  // why it failed (or what it saw)
 };
 
 struct CheckReport {
-    std::string adapter_name;  // the table's name
+    std::string adapter_name;    // the table's name
+    std::uint32_t abi_version = 0;  // the version negotiated (KCS-ABI-2)
     std::vector<CheckStep> steps;
 
     bool passed() const;

@@ -14,9 +14,9 @@ enum class AdapterProblem {
     not_a_library,     // the file is not a shared library at all
     cannot_load,       // a shared library the dynamic loader rejects (a missing dependency, ...)
     no_entry_symbol,   // kcs_adapter_entry is not exported
-    no_table,          // kcs_adapter_entry(1) returned NULL
-    abi_version,       // the table says it implements another ABI version
-    table_size,        // the table is smaller than ABI v1's kcs_adapter_api
+    no_table,          // kcs_adapter_entry(negotiated version) returned NULL
+    abi_version,       // no version both speak, or the table says another version than negotiated
+    table_size,        // the table is smaller than its version's kcs_adapter_api
     incomplete_table,  // a NULL function pointer or an empty name
     open_failed,       // open() failed; the detail carries the adapter's last_error
     worker_failed,     // kcs-worker could not start, or died or hung while loading or opening

@@ -70,6 +70,7 @@ public:
 
     const std::filesystem::path& path() const noexcept { return path_; }
     const std::string& name() const noexcept { return name_; }  // the table's name
+    std::uint32_t abi_version() const noexcept { return abi_version_; }  // the negotiated ABI version
     const IsolationOptions& options() const noexcept { return options_; }
     // 1 for the first worker, one more for each fresh one.
     std::uint64_t generation() const noexcept { return generation_; }
@@ -129,6 +130,7 @@ private:
     std::filesystem::path path_;
     IsolationOptions options_;
     std::string name_;
+    std::uint32_t abi_version_ = 0;
     std::unique_ptr<WorkerProcess> worker_;
     std::uint64_t generation_ = 0;
     std::uint64_t next_call_id_ = 1;

@@ -8,9 +8,7 @@
 //       return kcs::cpu_core::open_adapter(kProfile, options, count, out);
 //   }
 //   constexpr kcs_adapter_api kApi = kcs::cpu_core::make_api(kProfile, open);
-//   extern "C" KCS_ADAPTER_EXPORT const kcs_adapter_api* kcs_adapter_entry(uint32_t version) {
-//       return version == KCS_ADAPTER_ABI_VERSION ? &kApi : nullptr;
-//   }
+//   KCS_ADAPTER_DEFINE_EXPORTS(kApi)   // kcs_adapter_negotiate and kcs_adapter_entry
 //
 // Buffers are host memory; run() hands the kernels pointers into them.
 // Options: threads=N (worker threads per run, 1 to 1024; default 1, so a
