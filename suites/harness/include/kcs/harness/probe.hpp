@@ -1,6 +1,6 @@
 // A probe implements one contract class's measurement protocol for one
-// operator (suites/probes/<family>/). It describes invocations and judges
-// their outputs; the harness runs them under the integrity protocol, so a
+// operator (suites/classes/, by family: suites/README.md). It describes
+// invocations and judges their outputs; the harness runs them under the integrity protocol, so a
 // probe reads like the protocol it implements.
 //
 // A case flows one way (SPEC.md section 8): plan (applicability from the
