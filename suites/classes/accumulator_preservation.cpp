@@ -313,7 +313,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.details["worst_data_set"] = "ones";
         message = at + "a sum of " + std::to_string(f.K) + " ones stalled at " + std::to_string(stall) + " (2^" +
                   std::to_string(std::ilogb(stall)) + "): an accumulator with " + std::to_string(std::ilogb(stall)) +
-                  " significand bits, not " + *instance.config.accumulate + effective_precision(instance, sweep, evidence);
+                  " significand bits, not " + accumulate_dtype(instance) + effective_precision(instance, sweep, evidence);
     } else if (f.elements_failed > 0) {
         message = at + std::to_string(f.elements_failed) + " of " + std::to_string(f.outputs) +
                   " elements beyond dot_bound, worst |y - y*| = " + std::to_string(f.worst.error) + " against " +
@@ -338,13 +338,11 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
 
 harness::CaseResult accumulator_preservation(harness::ProbeContext& context) {
     const harness::Instance& instance = context.instance();
-    if (!instance.config.accumulate)
-        throw std::invalid_argument(instance.id + ": C-PRC-01 needs a configuration that declares an accumulator");
     const DotBound model = DotBound::from_catalog(*instance.contract);
     const std::size_t sets = data_sets().size();
 
     Setting s;
-    s.u_acc = unit_roundoff(*instance.config.accumulate);
+    s.u_acc = unit_roundoff(accumulate_dtype(instance));
     s.u_out = unit_roundoff(instance.config.output);
     s.underflow = tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims());
     s.statistics = statistics_for(instance);

@@ -62,7 +62,7 @@ struct KFigures {
 KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& model, std::int64_t T,
                    const std::vector<std::int64_t>& head_dims) {
     const harness::Instance& instance = context.instance();
-    const double u_acc = precision::unit_roundoff(*instance.config.accumulate);
+    const double u_acc = precision::unit_roundoff(accumulate_dtype(instance));
     const double u_out = precision::unit_roundoff(instance.config.output);
     const auto underflow = tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims());
     const double g = ref::gamma(T, u_acc);
@@ -107,8 +107,6 @@ KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& mo
 
 harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& context) {
     const harness::Instance& instance = context.instance();
-    if (!instance.config.accumulate)
-        throw std::invalid_argument(instance.id + ": C-PRC-01 needs a configuration that declares an accumulator");
     const auto model = tolerance::DotBound::from_catalog(*instance.contract);
     const std::vector<std::int64_t> head_dims = context.int_list("head_dims");
     if (head_dims.empty() || *std::min_element(head_dims.begin(), head_dims.end()) < 1)

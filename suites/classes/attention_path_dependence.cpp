@@ -102,7 +102,7 @@ ProblemFigures measure(harness::ProbeContext& context, const tolerance::OrderBou
     f.data_set = p.data_set;
     for (const Order& o : orders) f.order_names.push_back(o.name);
     f.result = model.check(outputs, oracle.value, order_magnitude(oracle, p), p.keys,
-                           unit_roundoff(*instance.config.accumulate), unit_roundoff(instance.config.output),
+                           unit_roundoff(accumulate_dtype(instance)), unit_roundoff(instance.config.output),
                            tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims()));
     const auto& r = f.result;
     const auto element = [&](std::size_t i, std::size_t order, double error, double bound) {
@@ -119,8 +119,6 @@ ProblemFigures measure(harness::ProbeContext& context, const tolerance::OrderBou
 
 harness::CaseResult attention_bounded_path_dependence(harness::ProbeContext& context) {
     const harness::Instance& instance = context.instance();
-    if (!instance.config.accumulate)
-        throw std::invalid_argument(instance.id + ": C-ORD-01 needs a configuration that declares an accumulator");
     const auto model = tolerance::OrderBound::from_catalog(*instance.contract);
     const std::int64_t permutations = context.integer("permutations");
     std::vector<KFigures> sweep;

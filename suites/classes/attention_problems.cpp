@@ -93,12 +93,10 @@ harness::HostTensor run_attention(harness::ProbeContext& context, const Attentio
 
 ref::AttentionResult attention_reference(const harness::Instance& instance, const AttentionProblem& p,
                                          ref::MaskedRow masked_row) {
-    if (!instance.config.accumulate)
-        throw std::invalid_argument(instance.id + ": attention needs the configuration's accumulate dtype");
     ref::AttentionOptions options;
     options.causal = p.causal;
     options.scale = p.scale;
-    options.accumulate = float_format(*instance.config.accumulate);
+    options.accumulate = float_format(accumulate_dtype(instance));
     options.masked_row = masked_row;
     return ref::attention_oracle(p.q, p.k, p.v, {size(p.queries), size(p.keys), size(p.head_dim)}, options);
 }

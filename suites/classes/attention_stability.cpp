@@ -84,7 +84,7 @@ struct SetFigures {
 SetFigures measure(harness::ProbeContext& context, const tolerance::StabilityBound& model, const ScoreSet& set,
                    std::int64_t queries, std::int64_t L) {
     const harness::Instance& instance = context.instance();
-    const double u_acc = precision::unit_roundoff(*instance.config.accumulate);
+    const double u_acc = precision::unit_roundoff(accumulate_dtype(instance));
     const double u_out = precision::unit_roundoff(instance.config.output);
     const ref::Format out = float_format(instance.config.output);
     const AttentionProblem p = problem_for(instance, context.claims(), set, queries, L, context.seed());
@@ -180,8 +180,6 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
 
 harness::CaseResult attention_cancellation_overflow_safety(harness::ProbeContext& context) {
     const harness::Instance& instance = context.instance();
-    if (!instance.config.accumulate)
-        throw std::invalid_argument(instance.id + ": C-PRC-02 needs the configuration's accumulate dtype");
     const auto model = tolerance::StabilityBound::from_catalog(*instance.contract);
     std::vector<SetFigures> sets;
     for (const std::int64_t L : context.int_list("row_lengths"))

@@ -185,7 +185,7 @@ harness::WorstElement record(const harness::Instance& instance, const ReductionP
 ProblemFigures measure_problem(harness::ProbeContext& context, const OrderBound& model, const BaseProblem& base,
                                std::int64_t permutations) {
     const harness::Instance& instance = context.instance();
-    const double u_acc = unit_roundoff(*instance.config.accumulate);
+    const double u_acc = unit_roundoff(accumulate_dtype(instance));
     const double u_out = unit_roundoff(instance.config.output);
     const auto underflow = tolerance::OutputUnderflow::of(float_format(instance.config.output), context.claims());
     const std::vector<Order> orders = orders_for(base, context.seed(), permutations);
@@ -221,8 +221,6 @@ ProblemFigures measure_problem(harness::ProbeContext& context, const OrderBound&
 
 harness::CaseResult bounded_path_dependence(harness::ProbeContext& context) {
     const harness::Instance& instance = context.instance();
-    if (!instance.config.accumulate)
-        throw std::invalid_argument(instance.id + ": C-ORD-01 needs a configuration that declares an accumulator");
     const OrderBound model = OrderBound::from_catalog(*instance.contract);
     const std::int64_t permutations = context.integer("permutations");
 

@@ -137,7 +137,7 @@ struct SetFigures {
 SetFigures measure(harness::ProbeContext& context, const StabilityBound& model, const NormRows& rows,
                    const Affine& affine, std::int64_t L) {
     const harness::Instance& instance = context.instance();
-    const double u_acc = unit_roundoff(*instance.config.accumulate);
+    const double u_acc = unit_roundoff(accumulate_dtype(instance));
     const double u_out = unit_roundoff(instance.config.output);
     const ref::Format out = float_format(instance.config.output);
 
@@ -244,8 +244,6 @@ harness::CaseResult norm_cancellation_safety(harness::ProbeContext& context) {
     const harness::Instance& instance = context.instance();
     if (!is_norm(reducing_operator(instance)))
         throw std::invalid_argument(instance.id + ": this C-PRC-02 probe measures layernorm and rmsnorm only");
-    if (!instance.config.accumulate)
-        throw std::invalid_argument(instance.id + ": C-PRC-02 needs the configuration's accumulate dtype");
     const StabilityBound model = StabilityBound::from_catalog(*instance.contract);
     const std::string& input = instance.config.inputs.at(0);
     std::vector<SetFigures> sets;

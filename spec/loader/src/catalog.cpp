@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <tuple>
 
 #include "kcs/spec/catalog.hpp"
@@ -63,6 +64,16 @@ const Parameter* ContractClass::parameter(const std::string& name) const {
 
 const Signature* ContractClass::signature(const std::string& sig_id) const {
     return find_by_id(violation_signature, sig_id);
+}
+
+bool requirement_holds(const Requirement& requirement, const Operator& op, const DtypeConfig& config) {
+    const auto& where = requirement.operators;
+    if (!where.empty() && std::find(where.begin(), where.end(), op.id) == where.end()) return true;
+    if (requirement.condition == "accumulator") return config.accumulate.has_value();
+    if (requirement.condition == "conversion")
+        return op.id == "cast" || config.output == "f16" || config.output == "bf16";
+    if (requirement.condition == "f32_output") return config.output == "f32";
+    throw std::logic_error("unknown requirement condition '" + requirement.condition + "'");
 }
 
 std::string DtypeConfig::id() const {

@@ -27,6 +27,9 @@ Json to_json(const ContractClass& k) {
         signatures.push_back({{"id", s.id}, {"text", s.text}});
         if (!s.selected_when.empty()) signatures.back()["selected_when"] = s.selected_when;
     }
+    Json requirements = Json::array();
+    for (const auto& r : k.requirements)
+        requirements.push_back({{"condition", r.condition}, {"operators", r.operators}, {"reason", r.reason}});
     Json parameters = Json::array();
     for (const auto& p : k.parameters)
         parameters.push_back({{"name", p.name}, {"type", p.type}, {"required", p.required},
@@ -35,6 +38,7 @@ Json to_json(const ContractClass& k) {
         {"identifier", {{"id", k.id}, {"title", k.title}, {"family", k.family}, {"primitive", k.primitive}}},
         {"scope", {{"operators", k.scope_operators}, {"claim", optional_json(k.scope_claim)}, {"text", k.scope_text}}},
         {"precondition", k.precondition},
+        {"requires", requirements},
         {"postcondition", k.postcondition},
         {"tolerance", {{"model", k.tolerance.model}, {"params", k.tolerance.params},
                        {"derivation", k.tolerance.derivation}}},

@@ -81,6 +81,34 @@ void parse_scope(LoadContext& ctx, Fields& top, ContractClass& k) {
     f.finish();
 }
 
+// requires: the preconditions the plan decides from the catalog's data.
+void parse_requirements(Fields& top, ContractClass& k) {
+    Document& doc = top.doc();
+    const YAML::Node node = top.get("requires", false);
+    if (!node.IsDefined()) return;
+    if (!node.IsSequence()) {
+        doc.finding(node, "requires must be a list of {condition, operators, reason}");
+        return;
+    }
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        Fields f(doc, node[i], "requires[" + std::to_string(i) + "]");
+        Requirement r;
+        r.condition = f.one_of("condition", requirement_conditions());
+        const YAML::Node ops = f.get("operators", false);
+        if (ops.IsDefined()) {
+            r.operators = as_text_list(doc, ops, "requires[" + std::to_string(i) + "].operators");
+            for (std::size_t j = 0; j < r.operators.size() && j < ops.size(); ++j)
+                if (std::find(k.scope_operators.begin(), k.scope_operators.end(), r.operators[j]) ==
+                    k.scope_operators.end())
+                    doc.finding(ops[j], "requires names operator '" + r.operators[j] + "', which is not in the scope",
+                                "name an operator of scope.operators");
+        }
+        r.reason = f.text("reason");
+        f.finish();
+        k.requirements.push_back(std::move(r));
+    }
+}
+
 void parse_tolerance(LoadContext& ctx, Fields& top, ContractClass& k) {
     Document& doc = top.doc();
     const YAML::Node node = top.get("tolerance");
@@ -292,6 +320,7 @@ void parse_class(LoadContext& ctx, Document& doc, const std::string& stem) {
     parse_identifier(top, k, stem);
     parse_scope(ctx, top, k);
     k.precondition = top.text("precondition");
+    parse_requirements(top, k);
     k.postcondition = top.text("postcondition");
     parse_tolerance(ctx, top, k);
     k.reference_oracle = top.text("reference_oracle");

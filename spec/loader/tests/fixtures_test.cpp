@@ -121,6 +121,18 @@ const std::vector<Fixture>& fixtures() {
          [](auto& c) { c.replace("classes/C-PRC-03.yaml", "configs: [f32xf32-f32]     #", "configs: [f32xf32-f16]     #"); },
          "classes/C-PRC-03.yaml", "configs: [f32xf32-f16]",
          "dtype configuration of the listed operators 'f32xf32-f16' does not exist", 1},
+        {"UnknownRequirementCondition",
+         [](auto& c) { c.replace(kClass, "condition: accumulator", "condition: accumulators"); },
+         kClass, "condition: accumulators", "'accumulators' is not one of accumulator", 1},
+        {"RequirementOperatorOutsideTheScope",
+         [](auto& c) {
+             c.replace("classes/C-CMP-03.yaml", "operators: [layernorm, rmsnorm]\n    reason",
+                       "operators: [layernorm, gather]\n    reason");
+         },
+         "classes/C-CMP-03.yaml", "operators: [layernorm, gather]", "requires names operator 'gather', which is not in the scope", 1},
+        {"RequirementWithoutReason",
+         [](auto& c) { c.replace(kClass, "    reason: config declares no accumulator\n", ""); },
+         kClass, "- condition: accumulator", "is missing 'reason'", 1},
         {"SeedsBelowTwo",
          [](auto& c) { c.replace(kCatalog, "seeds: 2", "seeds: 1"); },
          kCatalog, "seeds: 1", "has 1 seeds", 1},

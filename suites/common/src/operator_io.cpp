@@ -16,6 +16,12 @@ kcs_dtype abi_dtype(const std::string& d) {
     return code_of(*dtype);
 }
 
+const std::string& accumulate_dtype(const harness::Instance& instance) {
+    if (!instance.config.accumulate)
+        throw std::logic_error(instance.id + " was planned without the accumulate dtype its probe needs");
+    return *instance.config.accumulate;
+}
+
 ref::Format float_format(const std::string& d) {
     if (d == "f32") return ref::Format::f32;
     if (d == "f16") return ref::Format::f16;

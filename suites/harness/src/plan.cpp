@@ -15,25 +15,19 @@ namespace kcs::harness {
 
 namespace {
 
-// Where a class's scope or precondition excludes a configuration that the
-// catalog's data can tell apart, as a reason (empty: it applies). Probes
-// whose protocol cannot run there would judge nothing, and a PASS must
-// judge something (spec/SPEC.md section 5).
+// Where a class's precondition, as the catalog states it in data
+// (`requires`), excludes a configuration: the first failing requirement's
+// reason (empty: it applies). Probes whose protocol cannot run there would
+// judge nothing, and a PASS must judge something (spec/SPEC.md section 5).
 std::string config_excluded(const spec::ContractClass& contract, const spec::Operator& op,
                             const spec::DtypeConfig& config) {
-    // C-PRC-01, C-ORD-01: no declared accumulator, nothing to preserve or to
-    // bound the order's effect by.
-    if ((contract.id == "C-PRC-01" || contract.id == "C-ORD-01") && !config.accumulate)
-        return "config declares no accumulator";
-    // C-PRC-04 judges conversions: the casts, and the final store of an
-    // operator whose output is narrower than the f32 it computes in.
-    const bool narrow_output = config.output == "f16" || config.output == "bf16";
-    if (contract.id == "C-PRC-04" && op.id != "cast" && !narrow_output)
-        return "output dtype " + config.output + " is the computation's: no narrowing store to judge";
-    // C-CMP-03 on the norms reads the f32 intermediate of the affine step,
-    // which an f16 or bf16 output hides (the class's scope).
-    if (contract.id == "C-CMP-03" && (op.id == "layernorm" || op.id == "rmsnorm") && config.output != "f32")
-        return "output dtype " + config.output + " hides the f32 intermediate the contraction probes read";
+    for (const auto& requirement : contract.requirements) {
+        if (spec::requirement_holds(requirement, op, config)) continue;
+        std::string reason = requirement.reason;
+        if (const auto at = reason.find("{output}"); at != std::string::npos)
+            reason.replace(at, 8, config.output);
+        return reason;
+    }
     return {};
 }
 

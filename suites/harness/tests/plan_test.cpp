@@ -161,6 +161,30 @@ TEST_F(Plan, ConfigurationsWithNothingToJudgeAreNotApplicableWithTheReason) {
     EXPECT_TRUE(narrow->applicable);
 }
 
+// The exclusions are the catalog's data (each class's `requires`), not the
+// plan's code: with C-PRC-04's requirement gone, its f32-output instances
+// apply; with a reason reworded, the plan says the new words.
+TEST(PlanRequirements, PreconditionsComeFromTheCatalogsRequires) {
+    spec::Catalog edited = catalog();
+    for (auto& k : edited.classes) {
+        if (k.id == "C-PRC-04") k.requirements.clear();
+        if (k.id == "C-CMP-03") k.requirements.at(0).reason = "reworded: a {output} output";
+    }
+    const auto plan = plan_of("core", "quick", reference_cpu_claims(), {"matmul", "layernorm"}, edited);
+    const Instance* f32_store = find(plan, "v1/C-PRC-04/matmul/f32xf32-f32/shapes-sweep");
+    ASSERT_NE(f32_store, nullptr);
+    EXPECT_TRUE(f32_store->applicable) << f32_store->not_applicable_reason;
+    std::size_t reworded = 0;
+    for (const auto& i : plan)
+        if (i.contract->id == "C-CMP-03" && !i.applicable) {
+            EXPECT_EQ(i.not_applicable_reason, "reworded: a " + i.config.output + " output");
+            ++reworded;
+        }
+    EXPECT_EQ(reworded, 2u);  // layernorm's f16 and bf16 outputs
+    const auto as_released = plan_of("core", "quick", reference_cpu_claims(), {"matmul"});
+    EXPECT_FALSE(find(as_released, "v1/C-PRC-04/matmul/f32xf32-f32/shapes-sweep")->applicable);
+}
+
 // C-CMP-03's norm probes compare the normalised rows of two calls: without
 // deterministic: true its precondition is not promised.
 TEST_F(Plan, NormContractionNeedsADeterminismClaim) {

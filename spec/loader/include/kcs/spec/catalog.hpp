@@ -115,6 +115,30 @@ struct Calibration {
     std::string functional_test;
 };
 
+// A precondition the plan decides from the catalog's data (SCHEMA.md,
+// "requires"): where it does not hold, the instance is NOT_APPLICABLE with
+// `reason`, in which "{output}" stands for the configuration's output dtype.
+struct Requirement {
+    std::string condition;               // one of requirement_conditions()
+    std::vector<std::string> operators;  // where it applies; empty: the class's whole scope
+    std::string reason;
+};
+
+// The conditions a requirement may name:
+//   accumulator  the dtype configuration declares an accumulate dtype
+//   conversion   the operator is cast, or its output dtype is narrower than f32
+//   f32_output   the output dtype is f32
+inline const std::vector<std::string>& requirement_conditions() {
+    static const std::vector<std::string> names{"accumulator", "conversion", "f32_output"};
+    return names;
+}
+
+struct Operator;
+struct DtypeConfig;
+// Whether `requirement` holds for one configuration of `op` (true where it
+// does not apply to op).
+bool requirement_holds(const Requirement& requirement, const Operator& op, const DtypeConfig& config);
+
 struct ContractClass {
     // 1. identifier
     std::string id;
@@ -127,6 +151,7 @@ struct ContractClass {
     std::string scope_text;
     // 3.-8.
     std::string precondition;
+    std::vector<Requirement> requirements;  // the part of the precondition the plan decides
     std::string postcondition;
     Tolerance tolerance;
     std::string reference_oracle;

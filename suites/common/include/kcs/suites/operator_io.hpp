@@ -18,6 +18,12 @@ namespace kcs::suites {
 kcs_dtype abi_dtype(const std::string& catalog_dtype);  // "f16" -> KCS_DTYPE_F16; throws on an unknown name
 ref::Format float_format(const std::string& catalog_dtype);  // f32 | f16 | bf16; throws otherwise
 
+// The configuration's accumulate dtype. The plan runs a class that needs
+// one only where it is declared (the class's `requires: accumulator`, or
+// an operator whose every configuration declares one), so a missing one is
+// a harness defect: std::logic_error.
+const std::string& accumulate_dtype(const harness::Instance& instance);
+
 // Input `tensor` (its position in the operator's input list) of dtype
 // `dtype` and `shape`, drawn from `distribution` with the case seed
 // (spec/SPEC.md section 4): any implementation regenerates the same bits.
