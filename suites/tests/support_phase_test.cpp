@@ -7,6 +7,7 @@
 #include "kcs/harness/runner.hpp"
 #include "kcs/host/adapter_search.hpp"
 #include "probes.hpp"
+#include "support.hpp"
 
 namespace kcs::suites {
 namespace {
@@ -69,6 +70,44 @@ TEST(SupportPhase, WhatTheAdapterComputesIsRunAndJudged) {
         ++judged;
     }
     EXPECT_EQ(judged, 1u);
+}
+
+// The catalog's operator signatures (spec/v1/operators/*.yaml: every
+// function and dtype configuration, default attributes) against the one op
+// parser every adapter here shares and the reference kernels: each
+// declared form is accepted, and the same form with an input dropped is not.
+TEST(SupportPhase, EveryCatalogSignatureIsOfferedByTheReferenceKernels) {
+    const Planned& p = planned();
+    host::IsolatedAdapter adapter(host::resolve_adapter("reference-cpu"));
+    harness::GuardedDevice device(adapter, 1);
+    std::size_t forms = 0;
+    for (const auto& op : p.catalog.operators) {
+        std::vector<std::optional<std::string>> functions;
+        for (const auto& f : op.functions) functions.emplace_back(f.name);
+        if (functions.empty()) functions.emplace_back(std::nullopt);
+        for (const auto& function : functions)
+            for (const auto& config : op.configs) {
+                harness::Instance instance;
+                instance.op = &op;
+                instance.config = config;
+                instance.function = function;
+                for (const auto& form : declare_instance_form(instance)) {
+                    // The configuration's dtypes in order (elementwise lists c for
+                    // mul_add; its binary functions take the first two).
+                    ASSERT_LE(form.inputs.size(), config.inputs.size()) << harness::support_form(form);
+                    for (std::size_t i = 0; i < form.inputs.size(); ++i)
+                        EXPECT_EQ(harness::dtype_name(form.inputs[i].dtype), config.inputs[i]) << config.id();
+                    EXPECT_EQ(harness::dtype_name(form.outputs.at(0).dtype), config.output) << config.id();
+                    const host::CallResult accepted = device.supports(form);
+                    EXPECT_TRUE(accepted.ok()) << harness::support_form(form) << ": " << accepted.describe();
+                    harness::Invocation short_form = form;
+                    short_form.inputs.pop_back();
+                    EXPECT_FALSE(device.supports(short_form).ok()) << harness::support_form(short_form);
+                    ++forms;
+                }
+            }
+    }
+    EXPECT_GE(forms, p.catalog.operators.size());  // at least one form of every operator (76 in v1)
 }
 
 }  // namespace
