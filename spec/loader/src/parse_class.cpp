@@ -84,12 +84,8 @@ void parse_scope(LoadContext& ctx, Fields& top, ContractClass& k) {
 // requires: the preconditions the plan decides from the catalog's data.
 void parse_requirements(Fields& top, ContractClass& k) {
     Document& doc = top.doc();
-    const YAML::Node node = top.get("requires", false);
+    const YAML::Node node = top.optional_list("requires", "{condition, operators, reason}");
     if (!node.IsDefined()) return;
-    if (!node.IsSequence()) {
-        doc.finding(node, "requires must be a list of {condition, operators, reason}");
-        return;
-    }
     for (std::size_t i = 0; i < node.size(); ++i) {
         Fields f(doc, node[i], "requires[" + std::to_string(i) + "]");
         Requirement r;
@@ -194,12 +190,8 @@ void parse_signatures(Fields& top, ContractClass& k) {
 
 void parse_parameters(Fields& top, ContractClass& k) {
     Document& doc = top.doc();
-    const YAML::Node list = top.get("parameters", false);
+    const YAML::Node list = top.optional_list("parameters", "{name, type, description}");
     if (!list.IsDefined()) return;
-    if (!list.IsSequence()) {
-        doc.finding(list, "parameters must be a list of {name, type, description}");
-        return;
-    }
     std::vector<std::string> seen;
     for (std::size_t i = 0; i < list.size(); ++i) {
         Fields f(doc, list[i], "parameter " + std::to_string(i + 1));

@@ -31,12 +31,8 @@ std::vector<TensorSpec> parse_tensors(Fields& top, const std::string& key, bool 
 
 void parse_attributes(Fields& top, Operator& op) {
     Document& doc = top.doc();
-    const YAML::Node list = top.get("attributes", false);
+    const YAML::Node list = top.optional_list("attributes", "{name, type, description}");
     if (!list.IsDefined()) return;
-    if (!list.IsSequence()) {
-        doc.finding(list, "attributes must be a list of {name, type, description}");
-        return;
-    }
     std::vector<std::string> seen;
     for (std::size_t i = 0; i < list.size(); ++i) {
         Fields f(doc, list[i], "attribute " + std::to_string(i + 1));

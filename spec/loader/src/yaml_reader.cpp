@@ -250,6 +250,13 @@ std::vector<std::string> Fields::text_list(const std::string& key, bool required
     return as_text_list(doc_, node, what_ + "." + key);
 }
 
+YAML::Node Fields::optional_list(const std::string& key, const std::string& of) {
+    const YAML::Node node = get(key, false);
+    if (!node.IsDefined() || node.IsSequence()) return node;
+    doc_.finding(node, key + " must be a list of " + of);
+    return YAML::Node(YAML::NodeType::Undefined);
+}
+
 void Fields::finish() {
     for (const auto& [k, v] : entries_) {
         const std::string key = k.Scalar();

@@ -71,6 +71,9 @@ public:
     std::optional<long long> integer(const std::string& key, bool required = true);
     std::optional<bool> boolean(const std::string& key, bool required = true);
     std::vector<std::string> text_list(const std::string& key, bool required = true);
+    // The optional list under `key`: an invalid node when absent, or when it
+    // is not a list (reported: "KEY must be a list of `of`").
+    YAML::Node optional_list(const std::string& key, const std::string& of);
 
     // Reports keys that no get() asked for. Call once, after the last get().
     void finish();

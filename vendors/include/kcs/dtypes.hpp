@@ -41,11 +41,19 @@ constexpr std::size_t size_of(Dtype dtype) { return facts(dtype).bytes; }
 constexpr const char* name_of(Dtype dtype) { return facts(dtype).name; }
 constexpr kcs_dtype code_of(Dtype dtype) { return facts(dtype).code; }
 
+// The ABI's codes are 1..8 in the enum's order, so a code maps by
+// arithmetic (this runs per element in the harness's tensor access).
+constexpr bool codes_follow_the_enum() {
+    for (std::size_t i = 0; i < kDtypes.size(); ++i)
+        if (kDtypes[i].code != i + 1 || static_cast<std::size_t>(kDtypes[i].dtype) != i) return false;
+    return true;
+}
+static_assert(codes_follow_the_enum());
+
 // nullopt for a code or a name outside the table.
 constexpr std::optional<Dtype> dtype_of_code(kcs_dtype code) {
-    for (const auto& f : kDtypes)
-        if (f.code == code) return f.dtype;
-    return std::nullopt;
+    if (code < 1 || code > kDtypes.size()) return std::nullopt;
+    return static_cast<Dtype>(code - 1);
 }
 constexpr std::optional<Dtype> dtype_of_name(std::string_view name) {
     for (const auto& f : kDtypes)
