@@ -5,6 +5,7 @@
 target_sources(kcs_suites PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tolerance/model_citation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tolerance/dot_bound.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tolerance/element_judgement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tolerance/output_underflow.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tolerance/order_bound.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tolerance/stability_bound.cpp

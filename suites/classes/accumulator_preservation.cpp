@@ -15,13 +15,14 @@
 #include <vector>
 
 #include "../tolerance/dot_bound.hpp"
+#include "../tolerance/element_judgement.hpp"
 #include "../tolerance/model_citation.hpp"
 #include "kcs/reference/bounds.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
 #include "precision_signatures.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "reduction_problems.hpp"
 
 namespace kcs::suites {
@@ -97,12 +98,6 @@ double computed_sum_of_ones(ReducingOperator op, double y) { return op == Reduci
 // a mean other than 1 below 2^p entries): its outputs show no sum of ones.
 bool shows_sum_of_ones(ReducingOperator op) { return !is_norm(op); }
 
-// |y - y*| / bound: 0 for an exact element, +inf for a non-finite y or an error against a zero bound.
-double error_ratio(double got, double error, double bound) {
-    if (!std::isfinite(got) || (error > 0 && bound == 0)) return std::numeric_limits<double>::infinity();
-    return error == 0 ? 0 : error / bound;
-}
-
 bool is_power_of_two(double x) {
     int exponent = 0;
     return x > 0 && std::isfinite(x) && std::frexp(x, &exponent) == 0.5;
@@ -168,25 +163,26 @@ KFigures measure_k(harness::ProbeContext& context, const DotBound& model, const 
         const harness::HostTensor output = run_problem(context, problem);
         const std::vector<double> y = values(output);
         const ReductionReference ref = reduction_reference(problem);
+        std::vector<double> bound(y.size());
+        for (std::size_t i = 0; i < y.size(); ++i)
+            bound[i] = model.bound_with_underflow(s.K, s.u_acc, s.u_out, s.underflow, ref.magnitude[i], ref.value[i]);
+        const tolerance::ElementJudgement j =
+            tolerance::judge_elements(y, ref.value, [&](std::size_t i) { return bound[i]; });
+        f.elements_failed += j.over_bound;
+        if (j.worst && (first || j.worst_ratio > f.worst_ratio)) {
+            first = false;
+            f.worst_ratio = j.worst_ratio;
+            f.worst_set = set.name;
+            f.worst = element_record(instance, problem, output, *j.worst, ref.value[*j.worst], y[*j.worst],
+                                     bound[*j.worst]);
+        }
+        // What the signature reads beside the verdict: the error's growth
+        // with K, the widest result, and the sums of ones.
         for (std::size_t i = 0; i < y.size(); ++i) {
-            const double bound =
-                model.bound_with_underflow(s.K, s.u_acc, s.u_out, s.underflow, ref.magnitude[i], ref.value[i]);
-            const double error = std::fabs(y[i] - ref.value[i]);
-            const bool within = std::isfinite(y[i]) && error <= bound;
-            const double ratio = error_ratio(y[i], error, bound);
-            if (!within) ++f.elements_failed;
             f.widest_result = std::max(f.widest_result, significand_bits(y[i]));
-            if (first || ratio > f.worst_ratio) {
-                first = false;
-                f.worst_ratio = ratio;
-                f.worst_set = set.name;
-                f.worst = element_record(instance, problem, output, i, ref.value[i], y[i], bound);
-            }
-            if (ref.magnitude[i] > 0) {
-                const double e =
-                    std::isfinite(y[i]) ? error / (g * ref.magnitude[i]) : std::numeric_limits<double>::infinity();
-                f.max_abs_e = std::fmax(f.max_abs_e, e);
-            }
+            if (ref.magnitude[i] > 0)
+                f.max_abs_e =
+                    std::fmax(f.max_abs_e, tolerance::element_error(y[i], ref.value[i]) / (g * ref.magnitude[i]));
             if (!set.ones || !shows_sum_of_ones(op)) continue;
             const double sum = computed_sum_of_ones(op, y[i]);
             const double gap = std::fabs(sum - static_cast<double>(s.K));
@@ -194,9 +190,10 @@ KFigures measure_k(harness::ProbeContext& context, const DotBound& model, const 
                 f.ones_gap = gap;
                 f.ones_sum = sum;
             }
-            if (!within && is_power_of_two(sum) && sum < static_cast<double>(s.K) && !f.stalled) {
+            if (!f.stalled && !tolerance::element_holds(y[i], ref.value[i], bound[i]) && is_power_of_two(sum) &&
+                sum < static_cast<double>(s.K)) {
                 f.stalled = true;
-                f.stalled_element = element_record(instance, problem, output, i, ref.value[i], y[i], bound);
+                f.stalled_element = element_record(instance, problem, output, i, ref.value[i], y[i], bound[i]);
             }
         }
         got.insert(got.end(), y.begin(), y.end());
@@ -331,7 +328,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
                         : "variance of e is " + std::to_string(f.pooled.variance) + " against a limit of " +
                               std::to_string(f.pooled.variance_limit));
     }
-    return case_verdict(instance, signature, message, std::move(evidence));
+    return harness::case_verdict(instance, signature, message, std::move(evidence));
 }
 
 }  // namespace

@@ -22,13 +22,14 @@
 #include <vector>
 
 #include "../tolerance/dot_bound.hpp"
+#include "../tolerance/element_judgement.hpp"
 #include "../tolerance/model_citation.hpp"
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
 #include "kcs/reference/bounds.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_signatures.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "reduction_problems.hpp"
 
 namespace kcs::suites {
@@ -79,22 +80,23 @@ KFigures measure_t(harness::ProbeContext& context, const tolerance::DotBound& mo
             const harness::HostTensor output = run_attention(context, p);
             const std::vector<double> y = values(output);
             const ref::AttentionResult oracle = attention_reference(instance, p);
-            for (std::size_t i = 0; i < y.size(); ++i) {
-                const double magnitude = kReductions * oracle.weighted_abs_value[i];
-                const double bound = model.bound_with_underflow(T, u_acc, u_out, underflow, magnitude, oracle.value[i]);
-                const double error = std::isfinite(y[i]) ? std::fabs(y[i] - oracle.value[i])
-                                                         : std::numeric_limits<double>::infinity();
-                if (!(error <= bound)) ++f.elements_failed;
-                const double ratio = error == 0 ? 0 : (bound > 0 ? error / bound : error);
-                if (magnitude > 0) f.max_abs_e = std::fmax(f.max_abs_e, error / (g * magnitude));
-                if (first || ratio > f.worst_ratio) {
-                    first = false;
-                    f.worst_ratio = ratio;
-                    f.worst_set = set.name + ", D = " + std::to_string(D);
-                    f.worst = {static_cast<std::int64_t>(i), attention_inputs(instance, p, i), oracle.value[i], y[i],
-                               hex_bits(output, i), error, bound};
-                }
+            const auto magnitude = [&](std::size_t i) { return kReductions * oracle.weighted_abs_value[i]; };
+            const tolerance::ElementJudgement j = tolerance::judge_elements(y, oracle.value, [&](std::size_t i) {
+                return model.bound_with_underflow(T, u_acc, u_out, underflow, magnitude(i), oracle.value[i]);
+            });
+            f.elements_failed += j.over_bound;
+            if (j.worst && (first || j.worst_ratio > f.worst_ratio)) {
+                first = false;
+                const std::size_t i = *j.worst;
+                f.worst_ratio = j.worst_ratio;
+                f.worst_set = set.name + ", D = " + std::to_string(D);
+                f.worst = {static_cast<std::int64_t>(i), attention_inputs(instance, p, i), oracle.value[i], y[i],
+                           hex_bits(output, i), j.worst_error, j.worst_bound};
             }
+            // The error's growth with T, for the signature.
+            for (std::size_t i = 0; i < y.size(); ++i)
+                if (magnitude(i) > 0)
+                    f.max_abs_e = std::fmax(f.max_abs_e, tolerance::element_error(y[i], oracle.value[i]) / (g * magnitude(i)));
             f.outputs += y.size();
         }
     }
@@ -146,10 +148,10 @@ harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& co
     evidence.bound = 1.0;
     evidence.worst = f.worst;
     if (!failing)
-        return precision::case_verdict(instance, "", "every element within dot_bound over the key sweep",
+        return harness::case_verdict(instance, "", "every element within dot_bound over the key sweep",
                                        std::move(evidence));
     evidence.details["signature_figures"] = figures;
-    return precision::case_verdict(
+    return harness::case_verdict(
         instance, signature,
         "T=" + std::to_string(f.T) + ": " + std::to_string(f.elements_failed) + " of " + std::to_string(f.outputs) +
             " elements beyond dot_bound, worst |y - y*| = " + std::to_string(f.worst.error) + " against " +

@@ -22,7 +22,7 @@
 #include "compute_precision_probes.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_signatures.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 
 namespace kcs::suites {
 
@@ -136,7 +136,7 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     if (!signature.empty()) evidence.details["signature_figures"] = figures;
     if (f.coerced > 0) {
         evidence.worst = f.first_coerced;
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             std::to_string(f.coerced) + " range-probe outputs with |y*| above 65504 came back as " +
                                 f.first_coerced.got_bits + " (inf or 65504): " + v_dtype +
                                 " inputs were converted to f16",
@@ -144,7 +144,7 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     }
     if (f.inexact > 0) evidence.worst = f.first_inexact;
     if (precision.value() < model.required_bits(v_dtype))
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             "p_eff of V is " + std::to_string(precision.value()) + " significand bits, below the " +
                                 std::to_string(model.required_bits(v_dtype)) + " of " + v_dtype +
                                 (signature == "reduced-input-mantissa"
@@ -154,11 +154,11 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
                                            "format's cut"),
                             std::move(evidence));
     if (f.inexact > 0)
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             std::to_string(f.inexact) + " outputs differ from the selected V entry although p_eff "
                                                         "meets its bound",
                             std::move(evidence));
-    return case_verdict(instance, "",
+    return harness::case_verdict(instance, "",
                         "every output is the selected key's V entry; p_eff of V " + std::to_string(precision.value()),
                         std::move(evidence));
 }

@@ -61,7 +61,7 @@ void judge_sampled_outputs(harness::ProbeContext& context, const ConfigFormats& 
         if (StoreRecord* kept = tally.judge(store(i, p.data_set, y, f.out, bits_at(o, i), width), false))
             kept->inputs = attention::attention_inputs(instance, p, i);
     }
-    details["accumulator_side_bound"] = cite(prc02);
+    details["accumulator_side_bound"] = model_citation(prc02);
     details["sampled_outputs"] = oracle.value.size();
     details["qualifying_outputs"] = qualifying;
 }

@@ -17,13 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "../tolerance/element_judgement.hpp"
 #include "../tolerance/model_citation.hpp"
 #include "../tolerance/stability_bound.hpp"
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_signatures.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "reduction_problems.hpp"
 
 namespace kcs::suites {
@@ -31,7 +32,6 @@ namespace kcs::suites {
 namespace {
 
 using namespace attention;
-using precision::case_verdict;
 
 constexpr const char* kNonfiniteWhereFinite = "nonfinite-where-finite";
 
@@ -98,27 +98,24 @@ SetFigures measure(harness::ProbeContext& context, const tolerance::StabilityBou
     f.L = L;
     f.elements = y.size();
     f.largest_score = *std::max_element(oracle.score_max.begin(), oracle.score_max.end());
-    bool first = true;
-    for (std::size_t i = 0; i < y.size(); ++i) {
-        const double exact = oracle.value[i];
-        if (!std::isfinite(exact)) throw std::logic_error("C-PRC-02 attention probe: y* is not finite");
-        const double bound = model.element_bound(L, u_acc, u_out, stability_magnitude(oracle, p, i, u_acc, out), exact);
-        const bool finite = std::isfinite(y[i]);
-        const double error = finite ? std::fabs(y[i] - exact) : std::numeric_limits<double>::infinity();
-        const double ratio = error == 0 ? 0 : (finite && bound > 0 ? error / bound : error);
-        const auto element = [&] {
-            return harness::WorstElement{static_cast<std::int64_t>(i), attention_inputs(instance, p, i), exact, y[i],
-                                         hex_bits(output, i), error, bound};
-        };
-        if (!finite && f.nonfinite++ == 0) f.first_nonfinite = element();
-        if (std::isnan(y[i])) ++f.nan;
-        if (!(error <= bound)) ++f.over_bound;
-        if (first || ratio > f.worst_ratio) {
-            first = false;
-            f.worst_ratio = ratio;
-            f.worst = element();
-        }
-    }
+    if (!std::all_of(oracle.value.begin(), oracle.value.end(), [](double v) { return std::isfinite(v); }))
+        throw std::logic_error("C-PRC-02 attention probe: y* is not finite");
+    const auto bound_of = [&](std::size_t i) {
+        return model.element_bound(L, u_acc, u_out, stability_magnitude(oracle, p, i, u_acc, out), oracle.value[i]);
+    };
+    const tolerance::ElementJudgement j = tolerance::judge_elements(y, oracle.value, bound_of);
+    const auto element = [&](std::size_t i, double error, double bound) {
+        return harness::WorstElement{static_cast<std::int64_t>(i), attention_inputs(instance, p, i), oracle.value[i],
+                                     y[i], hex_bits(output, i), error, bound};
+    };
+    f.nonfinite = j.nonfinite;
+    f.nan = j.nan;
+    f.over_bound = j.over_bound;
+    f.worst_ratio = j.worst_ratio;
+    if (j.first_nonfinite)
+        f.first_nonfinite = element(*j.first_nonfinite, tolerance::element_error(y[*j.first_nonfinite], oracle.value[*j.first_nonfinite]),
+                                    bound_of(*j.first_nonfinite));
+    if (j.worst) f.worst = element(*j.worst, j.worst_error, j.worst_bound);
     return f;
 }
 
@@ -157,20 +154,20 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.figure = static_cast<double>(f.nonfinite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             where(f) + std::to_string(f.nonfinite) + " outputs inf or NaN where y* is finite (first: " +
                                 "element " + std::to_string(f.first_nonfinite.index) + ", got " +
                                 f.first_nonfinite.got_bits + "; largest score " + std::to_string(f.largest_score) + ")",
                             std::move(evidence));
     }
     if (worst->over_bound > 0)
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             where(*worst) + std::to_string(worst->over_bound) +
                                 " finite outputs beyond stability_bound (worst |y - y*| = " +
                                 std::to_string(worst->worst.error) + " against " + std::to_string(worst->worst.bound) +
                                 ")",
                             std::move(evidence));
-    return case_verdict(instance, "",
+    return harness::case_verdict(instance, "",
                         "every output finite and within stability_bound; worst error/bound " +
                             std::to_string(worst->worst_ratio),
                         std::move(evidence));

@@ -30,7 +30,7 @@
 #include "kcs/suites/operator_io.hpp"
 #include "exactness_common.hpp"
 #include "precision_probes.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "order_sweep.hpp"
 #include "reduction_problems.hpp"
 

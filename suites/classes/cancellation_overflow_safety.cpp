@@ -27,7 +27,7 @@
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
 #include "precision_signatures.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "reduction_problems.hpp"
 
 namespace kcs::suites {
@@ -245,11 +245,11 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.figure = static_cast<double>(f.result.nonfinite_where_finite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             where(f) + std::to_string(f.result.nonfinite_where_finite) +
                                 " outputs inf or NaN where y* is finite (first: element " +
                                 std::to_string(f.result.first_nonfinite) + ", got " + f.first_nonfinite.got_bits + ")" +
-                                (signature == kUnmatched ? std::string("; not confined to rows past exp's overflow "
+                                (signature == harness::kUnmatched ? std::string("; not confined to rows past exp's overflow "
                                                                        "threshold with data set (1) passing")
                                                          : std::string()),
                             std::move(evidence));
@@ -258,20 +258,20 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.figure_name = "max |S - 1| / row-sum bound";
         evidence.figure = drift->result.worst_row_deviation / drift->result.row_sum_bound;
         evidence.worst = drift->worst_row;
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             where(*drift) + "row " + std::to_string(drift->result.worst_row) + " sums to 1 + " +
                                 std::to_string(drift->worst_row.got - 1.0) + ", beyond the bound " +
                                 std::to_string(drift->result.row_sum_bound),
                             std::move(evidence));
     }
     if (worst->result.elements_over_bound > 0)
-        return case_verdict(
+        return harness::case_verdict(
             instance, signature,
             where(*worst) + std::to_string(worst->result.elements_over_bound) +
                 " finite outputs beyond stability_bound (worst |y - y*| = " + std::to_string(worst->worst.error) +
                 " against " + std::to_string(worst->worst.bound) + ") with row sums within their bound",
             std::move(evidence));
-    return case_verdict(instance, "",
+    return harness::case_verdict(instance, "",
                         "every output finite and within stability_bound, every row sum within its bound; worst "
                         "error/bound " +
                             std::to_string(worst->result.worst_ratio),

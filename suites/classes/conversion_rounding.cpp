@@ -233,7 +233,7 @@ SampleCount reduce_sum_samples(harness::ProbeContext& context, const ConfigForma
                 kept->inputs = depends_on_range("x", x, r * kSumSampleRowLength, kSumSampleRowLength);
         }
     }
-    details["accumulator_side_bound"] = cite(prc01);
+    details["accumulator_side_bound"] = model_citation(prc01);
     return count;
 }
 
@@ -270,7 +270,7 @@ SampleCount softmax_samples(harness::ProbeContext& context, const ConfigFormats&
                 kept->inputs = depends_on_range("x", x, row * kSoftmaxSampleRowLength, kSoftmaxSampleRowLength);
         }
     }
-    details["accumulator_side_bound"] = cite(prc02);
+    details["accumulator_side_bound"] = model_citation(prc02);
     return count;
 }
 
@@ -350,7 +350,7 @@ SampleCount norm_samples(harness::ProbeContext& context, const ConfigFormats& f,
             }
         }
     }
-    details["accumulator_side_bound"] = cite(prc02);
+    details["accumulator_side_bound"] = model_citation(prc02);
     return count;
 }
 

@@ -41,7 +41,7 @@
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
 #include "precision_signatures.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "compute_precision_probes.hpp"
 #include "exactness_common.hpp"
 #include "reduction_problems.hpp"
@@ -441,7 +441,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
     if (!signature.empty()) evidence.details["signature_figures"] = figures;
     if (coerced) {
         evidence.worst = coerced->first_coerced;
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             std::to_string(coerced->range_coerced) +
                                 " range-probe outputs with |y*| above 65504 came back as " +
                                 coerced->first_coerced.got_bits + " (inf or 65504): " + instance.config.inputs.at(0) +
@@ -450,7 +450,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
     }
     if (inexact) evidence.worst = inexact->first_inexact;
     if (worst_margin < 0)
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             "p_eff of " + operand_name + " is " + std::to_string(p_eff[worst_operand]) +
                                 " significand bits, below the " + std::to_string(model.required_bits(worst_dtype)) +
                                 " of " + worst_dtype +
@@ -461,11 +461,11 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
                                            "format's cut"),
                             std::move(evidence));
     if (inexact)
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             "probe '" + inexact->name + "': " + std::to_string(inexact->inexact) +
                                 " outputs differ from their exact value although p_eff meets its bound",
                             std::move(evidence));
-    return case_verdict(
+    return harness::case_verdict(
         instance, "",
         "every exactness probe exact; p_eff " + std::to_string(p_eff[0]) + " (A), " + std::to_string(p_eff[1]) + " (B)",
         std::move(evidence));

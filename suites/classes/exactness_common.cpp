@@ -19,29 +19,6 @@ ConfigFormats formats_of(const harness::Instance& instance) {
             config.output};
 }
 
-spec::Json cite(const spec::ContractClass& contract) {
-    return {{"class", contract.id}, {"model", contract.tolerance.model}, {"params", contract.tolerance.params}};
-}
-
-harness::CaseResult passed(std::string message, harness::Evidence evidence) {
-    harness::CaseResult r;
-    r.verdict = harness::Verdict::pass;
-    r.message = std::move(message);
-    r.evidence = std::move(evidence);
-    return r;
-}
-
-harness::CaseResult failed(const harness::Instance& instance, std::string signature, std::string message,
-                           harness::Evidence evidence) {
-    harness::CaseResult r;
-    r.verdict = harness::Verdict::fail;
-    r.violated_class = instance.contract->id;
-    r.signature = std::move(signature);
-    r.message = std::move(message);
-    r.evidence = std::move(evidence);
-    return r;
-}
-
 std::uint32_t bits_at(const harness::HostTensor& tensor, std::size_t index) {
     return static_cast<std::uint32_t>(tensor.bits(index));
 }

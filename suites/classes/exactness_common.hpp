@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "../tolerance/model_citation.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "kcs/harness/probe.hpp"
 #include "kcs/reference/formats.hpp"
 
@@ -27,12 +29,10 @@ struct ConfigFormats {
 };
 ConfigFormats formats_of(const harness::Instance& instance);
 
-// The citation of a class's bound for the evidence: class, model, params.
-spec::Json cite(const spec::ContractClass& contract);
-
-harness::CaseResult passed(std::string message, harness::Evidence evidence);
-harness::CaseResult failed(const harness::Instance& instance, std::string signature, std::string message,
-                           harness::Evidence evidence);
+// The one verdict and citation helpers (harness/case_verdict.hpp, tolerance/model_citation.hpp).
+using harness::failed;
+using harness::passed;
+using tolerance::model_citation;
 
 // An element's encoding (low 16 bits for f16 and bf16) and as "0x3f800000".
 std::uint32_t bits_at(const harness::HostTensor& tensor, std::size_t index);

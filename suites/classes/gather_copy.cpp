@@ -99,7 +99,7 @@ harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const s
     evidence.figure_name = "elements not copied bit for bit";
     evidence.figure = static_cast<double>(differing);
     evidence.bound = 0;
-    evidence.details["bound"] = cite(*instance.contract);
+    evidence.details["bound"] = model_citation(*instance.contract);
     evidence.details["elements"] = elements;
     evidence.details["table_rows"] = problems.front().shape.rows;
     evidence.details["table_columns"] = columns;

@@ -30,7 +30,7 @@
 #include "kcs/suites/operator_io.hpp"
 #include "norm_probes.hpp"
 #include "precision_signatures.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 #include "reduction_problems.hpp"
 
 namespace kcs::suites {
@@ -219,20 +219,20 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.figure = static_cast<double>(f.result.nonfinite_where_finite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             where(f) + std::to_string(f.result.nonfinite_where_finite) +
                                 " outputs inf or NaN where y* is finite (first: element " +
                                 std::to_string(f.result.first_nonfinite) + ", got " + f.first_nonfinite.got_bits + ")",
                             std::move(evidence));
     }
     if (worst->result.elements_over_bound > 0)
-        return case_verdict(instance, signature,
+        return harness::case_verdict(instance, signature,
                             where(*worst) + std::to_string(worst->result.elements_over_bound) +
                                 " finite outputs beyond stability_bound (worst |y - y*| = " +
                                 std::to_string(worst->worst.error) + " against " + std::to_string(worst->worst.bound) +
                                 ")",
                             std::move(evidence));
-    return case_verdict(instance, "",
+    return harness::case_verdict(instance, "",
                         "every output finite and within stability_bound; worst error/bound " +
                             std::to_string(worst->result.worst_ratio),
                         std::move(evidence));

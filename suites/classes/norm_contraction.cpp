@@ -268,7 +268,7 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
     const std::string claim = context.claims().at("fp_contract");
     const bool contract_on = claim == "on";
     harness::Evidence evidence;
-    evidence.details = {{"bound", cite(*instance.contract)},
+    evidence.details = {{"bound", model_citation(*instance.contract)},
                         {"fp_contract", claim},
                         {"elements", tally.elements},
                         {"contraction_probes", contraction_run ? "run" : "not run: the output dtype is " + f.out_name},

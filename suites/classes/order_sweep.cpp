@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "../tolerance/model_citation.hpp"
-#include "precision_verdicts.hpp"
+#include "kcs/harness/case_verdict.hpp"
 
 namespace kcs::suites::precision {
 
@@ -108,7 +108,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
     const std::string where = where_in_sweep(*widest_k, *widest);
     if (diameter_failed) {
         const OrderBoundResult& r = widest->result;
-        return case_verdict(instance, kDiameterExceeded,
+        return harness::case_verdict(instance, kDiameterExceeded,
                             where + "element " + std::to_string(r.worst_diameter_element) +
                                 " spreads by D = " + std::to_string(r.worst_diameter) + " between '" +
                                 widest->order_names[r.lowest_order] + "' and '" + widest->order_names[r.highest_order] +
@@ -130,7 +130,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
         if (clean == 0) {
             // Every order, the identity among them, is inaccurate: the
             // accumulation is (C-PRC-01's evidence), not the order.
-            harness::CaseResult result = case_verdict(
+            harness::CaseResult result = harness::case_verdict(
                 instance, "unmatched",
                 where_in_sweep(*furthest_k, *furthest) + "every one of the " +
                     std::to_string(furthest->order_names.size()) + " orders, '" + furthest->order_names.front() +
@@ -141,14 +141,14 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
             result.assumes = {"C-PRC-01"};
             return result;
         }
-        return case_verdict(
+        return harness::case_verdict(
             instance, kOrderErrorExceeded,
             where_in_sweep(*furthest_k, *furthest) + "order '" +
                 furthest->order_names[r.worst_error_order] + "' gives |y - y*| = " + std::to_string(r.worst_error) +
                 " beyond B = " + std::to_string(r.worst_error_bound) + " while every diameter is within its bound",
             std::move(evidence));
     }
-    return case_verdict(instance, "",
+    return harness::case_verdict(instance, "",
                         "every order within B and every diameter within " + std::to_string(model.diameter_factor) +
                             " B; largest D / B " + std::to_string(widest->result.worst_diameter_ratio),
                         std::move(evidence));

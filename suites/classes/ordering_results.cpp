@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "../tolerance/model_citation.hpp"
+#include "kcs/harness/case_verdict.hpp"
 
 
 namespace kcs::suites {
@@ -20,29 +21,15 @@ std::string bits_text(std::uint64_t bits, kcs_dtype dtype) {
 
 }  // namespace
 
-spec::Json citation(const harness::Instance& instance) { return tolerance::model_citation(*instance.contract); }
-
 harness::CaseResult passed(const harness::Instance& instance, std::string message, harness::Evidence evidence) {
-    harness::CaseResult result;
-    result.verdict = harness::Verdict::pass;
-    result.message = std::move(message);
-    evidence.details["citation"] = citation(instance);
-    result.evidence = std::move(evidence);
-    return result;
+    evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    return harness::passed(std::move(message), std::move(evidence));
 }
 
 harness::CaseResult failed(const harness::Instance& instance, const std::string& signature, std::string message,
                            harness::Evidence evidence) {
-    if (signature != "unmatched" && instance.contract->signature(signature) == nullptr)
-        throw std::logic_error(instance.contract->id + " has no violation signature '" + signature + "'");
-    harness::CaseResult result;
-    result.verdict = harness::Verdict::fail;
-    result.violated_class = instance.contract->id;
-    result.signature = signature;
-    result.message = std::move(message);
-    evidence.details["citation"] = citation(instance);
-    result.evidence = std::move(evidence);
-    return result;
+    evidence.details["citation"] = tolerance::model_citation(*instance.contract);
+    return harness::failed(instance, signature, std::move(message), std::move(evidence));
 }
 
 std::uint64_t previous_seed(std::uint64_t seed) { return seed - 1; }  // unsigned: wraps mod 2^64

@@ -15,15 +15,10 @@
 
 namespace kcs::suites {
 
-// {"class": "C-ORD-02", "model": "distinct_outputs", "params": {...}}
-spec::Json citation(const harness::Instance& instance);
-
-// A PASS carrying its key figure and the citation (added to evidence.details).
+// harness::passed and harness::failed (case_verdict.hpp) with the
+// citation of the instance's bound added to evidence.details, as this
+// family records it.
 harness::CaseResult passed(const harness::Instance& instance, std::string message, harness::Evidence evidence);
-
-// A FAIL of the instance's class with `signature`, one of the class's
-// violation_signature ids or "unmatched" (SPEC.md section 5); throws
-// std::logic_error for any other id, a probe's mistake.
 harness::CaseResult failed(const harness::Instance& instance, const std::string& signature, std::string message,
                            harness::Evidence evidence);
 

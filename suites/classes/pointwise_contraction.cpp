@@ -140,7 +140,7 @@ public:
         evidence.figure = static_cast<double>(violations_);
         evidence.bound = 0;
         evidence.judged = {elements_, "elements"};
-        evidence.details = {{"bound", cite(*instance_.contract)},
+        evidence.details = {{"bound", model_citation(*instance_.contract)},
                             {"claim", claim},
                             {"elements", elements_},
                             {"outcomes_by_kind", counts_},

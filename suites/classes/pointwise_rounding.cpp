@@ -207,7 +207,7 @@ harness::CaseResult unary_rounding(harness::ProbeContext& context) {
         });
     });
     spec::Json details = sample_details(total);
-    details["accumulator_side_bound"] = cite(cmp01(context));
+    details["accumulator_side_bound"] = model_citation(cmp01(context));
     details["f32_bound_ulp"] = f32_bound;
     details["own_f32_result"] = own_how;
     details["sweep_timing"] = timing.record();

@@ -87,7 +87,7 @@ harness::CaseResult judge_exp_probabilities(harness::ProbeContext& context, cons
                                     hex(f.out, got),
                                     w.error,
                                     bound};
-    e.details = {{"bound", cite(*instance.contract)},
+    e.details = {{"bound", model_citation(*instance.contract)},
                  {"function", "exp"},
                  {"outputs", x_values.size()},
                  {"elements_over_bound", tally.failed()},

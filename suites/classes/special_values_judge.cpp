@@ -45,7 +45,7 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
     evidence.figure = static_cast<double>(misses);
     evidence.bound = 0;
     evidence.judged = {elements, "elements"};
-    evidence.details = {{"bound", cite(*instance.contract)},
+    evidence.details = {{"bound", model_citation(*instance.contract)},
                         {"elements", elements},
                         {"masked_row", context.claims().at("masked_row")},
                         {"mismatches_by_kind", by_kind},

@@ -195,7 +195,7 @@ harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec:
     e.figure = static_cast<double>(mismatches_);
     e.bound = 0;
     e.judged = {checked_, "stores"};
-    details["bound"] = cite(*instance.contract);
+    details["bound"] = model_citation(*instance.contract);
     details["checked"] = checked_;
     if (flush_) details["subnormals_left_to_C-CMP-02"] = left_to_cmp02_;
     details["mismatches_by_kind"] = by_kind_;

@@ -91,7 +91,7 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
     evidence.figure = static_cast<double>(off_claim);
     evidence.bound = 0;
     evidence.judged = {distinguishing_total, "distinguishing elements"};
-    evidence.details = {{"bound", cite(*instance.contract)},
+    evidence.details = {{"bound", model_citation(*instance.contract)},
                         {"claim", claim},
                         {"distinguishing", distinguishing_total},
                         {"by_batch", per_batch}};

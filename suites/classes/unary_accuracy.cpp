@@ -344,7 +344,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
                                    : spec::Json{{"curated", sampled.curated},
                                                 {"random_patterns", sampled.random_patterns},
                                                 {"uniform_values", sampled.uniform_values}};
-    e.details = {{"bound", cite(*instance.contract)},
+    e.details = {{"bound", model_citation(*instance.contract)},
                  {"function", name},
                  {"inputs", std::move(inputs)},
                  {"judged", total.judged},

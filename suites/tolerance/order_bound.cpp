@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kcs/reference/bounds.hpp"
+#include "element_judgement.hpp"
 #include "model_citation.hpp"
 
 namespace kcs::suites::tolerance {
@@ -12,12 +13,6 @@ namespace kcs::suites::tolerance {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-// value / limit, 0 for 0 / 0, +inf for anything else over a zero limit.
-double ratio(double value, double limit) {
-    if (value == 0) return 0;
-    return limit > 0 ? value / limit : kInfinity;
-}
 
 }  // namespace
 
@@ -47,29 +42,21 @@ OrderBoundResult OrderBound::check(const std::vector<std::vector<double>>& outpu
 
     // Element 0 (under order 0) seeds the worst records, so that even a
     // result with every error zero names an element and its bound.
+    // The (element, order) pairs are judged element by element, so that
+    // pair index i * orders + o names both.
     OrderBoundResult r;
     r.elements = exact.size();
     r.errors_over_bound_by_order.assign(outputs.size(), 0);
+    const std::size_t orders = outputs.size();
+    ElementJudgement pairs;
     for (std::size_t i = 0; i < exact.size(); ++i) {
         const double bound = bound_with_underflow(K, u_acc, u_out, underflow, magnitude[i], exact[i]);
         bool all_finite = true;
         std::size_t lowest = 0, highest = 0;
-        for (std::size_t o = 0; o < outputs.size(); ++o) {
+        for (std::size_t o = 0; o < orders; ++o) {
             const double y = outputs[o][i];
             all_finite = all_finite && std::isfinite(y);
-            const double error = std::isfinite(y) ? std::fabs(y - exact[i]) : kInfinity;
-            if (!(error <= bound)) {
-                ++r.errors_over_bound;
-                ++r.errors_over_bound_by_order[o];
-            }
-            const double error_ratio = std::isfinite(y) ? ratio(error, bound) : kInfinity;
-            if (error_ratio > r.worst_error_ratio || (o == 0 && i == 0)) {
-                r.worst_error_ratio = error_ratio;
-                r.worst_error_element = i;
-                r.worst_error_order = o;
-                r.worst_error = error;
-                r.worst_error_bound = bound;
-            }
+            if (!pairs.judge(i * orders + o, y, exact[i], bound)) ++r.errors_over_bound_by_order[o];
             if (y < outputs[lowest][i]) lowest = o;
             if (y > outputs[highest][i]) highest = o;
         }
@@ -77,7 +64,7 @@ OrderBoundResult OrderBound::check(const std::vector<std::vector<double>>& outpu
         // A non-finite result has no place on the line of values: its spread is unbounded.
         const double diameter = all_finite ? outputs[highest][i] - outputs[lowest][i] : kInfinity;
         if (!(diameter <= diameter_factor * bound)) ++r.diameters_over_bound;
-        const double diameter_ratio = all_finite ? ratio(diameter, bound) : kInfinity;
+        const double diameter_ratio = all_finite ? ratio_to_bound(diameter, bound) : kInfinity;
         if (diameter_ratio > r.worst_diameter_ratio || i == 0) {
             r.worst_diameter_ratio = diameter_ratio;
             r.worst_diameter_element = i;
@@ -86,6 +73,14 @@ OrderBoundResult OrderBound::check(const std::vector<std::vector<double>>& outpu
             r.worst_diameter = diameter;
             r.worst_diameter_bound = bound;
         }
+    }
+    r.errors_over_bound = pairs.over_bound;
+    if (pairs.worst) {
+        r.worst_error_ratio = pairs.worst_ratio;
+        r.worst_error_element = *pairs.worst / orders;
+        r.worst_error_order = *pairs.worst % orders;
+        r.worst_error = pairs.worst_error;
+        r.worst_error_bound = pairs.worst_bound;
     }
     return r;
 }

@@ -6,13 +6,12 @@
 #include <vector>
 
 #include "kcs/reference/bounds.hpp"
+#include "element_judgement.hpp"
 #include "model_citation.hpp"
 
 namespace kcs::suites::tolerance {
 
 namespace {
-
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Bit b of the fixed-point accumulator weighs 2^(b + kLowestExponent); the
 // range covers every finite double's significand bits.
@@ -85,26 +84,20 @@ StabilityBoundResult StabilityBound::check(std::span<const double> got, std::spa
     if (L <= 0 || got.size() % static_cast<std::size_t>(L) != 0)
         throw std::invalid_argument("stability_bound: the outputs are not whole rows of length L");
 
+    ElementJudgement j;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (std::isfinite(exact[i]))  // the model promises nothing where y* is not finite
+            j.judge(i, got[i], exact[i], element_bound(L, u_acc, u_out, magnitude[i], exact[i]));
     StabilityBoundResult r;
-    bool first = true;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        if (!std::isfinite(exact[i])) continue;  // the model promises nothing there
-        ++r.elements;
-        const bool finite = std::isfinite(got[i]);
-        if (!finite && r.nonfinite_where_finite++ == 0) r.first_nonfinite = i;
-        if (std::isnan(got[i])) ++r.nan_where_finite;
-        const double bound = element_bound(L, u_acc, u_out, magnitude[i], exact[i]);
-        const double error = finite ? std::fabs(got[i] - exact[i]) : kInfinity;
-        if (!(error <= bound)) ++r.elements_over_bound;
-        const double ratio = error == 0 ? 0 : (finite && bound > 0 ? error / bound : kInfinity);
-        if (first || ratio > r.worst_ratio) {
-            first = false;
-            r.worst_ratio = ratio;
-            r.worst_element = i;
-            r.worst_error = error;
-            r.worst_bound = bound;
-        }
-    }
+    r.elements = j.judged;
+    r.nonfinite_where_finite = j.nonfinite;
+    r.first_nonfinite = j.first_nonfinite.value_or(0);
+    r.nan_where_finite = j.nan;
+    r.elements_over_bound = j.over_bound;
+    r.worst_ratio = j.worst_ratio;
+    r.worst_element = j.worst.value_or(0);
+    r.worst_error = j.worst_error;
+    r.worst_bound = j.worst_bound;
     if (row_sums == RowSums::skip) return r;
 
     r.rows_checked = true;

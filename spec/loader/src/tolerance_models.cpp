@@ -10,20 +10,24 @@ const std::vector<ToleranceModel>& tolerance_models() {
         {"dot_bound",
          {{"c", "number"}, {"min_outputs", "int"}, {"mean_z", "number"}, {"var_factor", "number"}},
          "|y - y*| <= c*gamma(K,u(acc))*M + u(out)*|y*| per element; unbiased mean and bounded "
-         "variance of the normalised error"},
+         "variance of the normalised error",
+         ToleranceModel::Holds::at_most, true},
         {"stability_bound",
          {{"c", "number"}, {"sum_c", "number"}},
          "finite where the oracle is finite; elementwise error and row-sum drift within c and sum_c "
-         "multiples of the roundoff terms"},
+         "multiples of the roundoff terms",
+         ToleranceModel::Holds::at_most, true},
         {"exact_when_representable",
          {{"min_mantissa_bits", "dtype_int_map"}},
          "bitwise equal where the exact result is representable; effective input precision at "
-         "least the declared dtype's significand bits"},
+         "least the declared dtype's significand bits",
+         ToleranceModel::Holds::at_least},
         {"bitwise_rne", {}, "bitwise equal to round-to-nearest-even of the exact value"},
         {"order_bound",
          {{"c", "number"}, {"diameter_factor", "number"}},
          "each order within c*gamma(K-1,u(acc))*sum|x| + u(out)|y*|; spread over orders within "
-         "diameter_factor times that"},
+         "diameter_factor times that",
+         ToleranceModel::Holds::at_most, true},
         {"distinct_outputs",
          {{"runs", "int"}, {"max_distinct", "int"}},
          "at most max_distinct distinct output hashes over runs identical executions"},
@@ -48,6 +52,11 @@ const ToleranceModel* find_tolerance_model(const std::string& name) {
     const auto it = std::find_if(models.begin(), models.end(),
                                  [&](const ToleranceModel& m) { return m.name == name; });
     return it == models.end() ? nullptr : &*it;
+}
+
+bool figure_holds(const ToleranceModel& model, double figure, double bound) {
+    if (std::isnan(figure)) return false;
+    return model.holds == ToleranceModel::Holds::at_least ? figure >= bound : figure <= bound;
 }
 
 namespace {

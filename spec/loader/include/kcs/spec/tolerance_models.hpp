@@ -19,13 +19,26 @@ struct ModelParameter {
 };
 
 struct ToleranceModel {
+    // Which way a case figure holds against its bound: at most (an error,
+    // a count) or at least (exact_when_representable's effective precision).
+    enum class Holds { at_most, at_least };
+
     std::string name;
     std::vector<ModelParameter> parameters;  // each model's code refuses one it needs and lacks; bitwise_equal's are optional
     std::string summary;                     // one line, for `kcs spec show`
+    Holds holds = Holds::at_most;
+    // The figure is the largest element error over that element's own
+    // bound (headline bound 1): the worst element's error may reach the
+    // headline bound times its own bound.
+    bool ratio_figure = false;
 };
 
 const std::vector<ToleranceModel>& tolerance_models();
 const ToleranceModel* find_tolerance_model(const std::string& name);
+
+// Whether `figure` keeps within `bound` in the model's direction; never for
+// a NaN figure. The probes' verdicts and kcs verify's re-judging both read it.
+bool figure_holds(const ToleranceModel& model, double figure, double bound);
 
 // The bounds a case's headline figure may be judged against under the
 // class's tolerance model, for an instance of `config` (and `function`, a
