@@ -1,7 +1,7 @@
 // The judging home: the element rule and its figure (tolerance/element_judgement),
 // the case verdict (harness/case_verdict), and the comparison direction each
-// tolerance model gives its figure (spec::figure_holds), which the probes and
-// kcs verify's re-judging both read.
+// tolerance model gives its figure (spec::figure_holds), which kcs verify's
+// re-judging reads to reach the verdict the probe's counts reached.
 #include <gtest/gtest.h>
 
 #include <cmath>
