@@ -54,21 +54,14 @@ AttentionProblem selecting_problem(const ExactnessProbe& p, std::int64_t size, s
 }
 
 struct Figures {
-    std::size_t elements = 0;
-    std::size_t inexact = 0;
-    std::size_t coerced = 0;
-    int fewest_inexact_bits = std::numeric_limits<int>::max();
-    harness::WorstElement first_inexact;  // the inexact element with the fewest operand bits
-    harness::WorstElement first_coerced;
+    tolerance::ExactnessTally tally;
     spec::Json probes = spec::Json::array();
 };
 
-void run_probe(harness::ProbeContext& context, const ExactnessProbe& p, std::int64_t size,
-               tolerance::EffectivePrecision& precision, Figures& f) {
+void run_probe(harness::ProbeContext& context, const ExactnessProbe& p, std::int64_t size, Figures& f) {
     const harness::Instance& instance = context.instance();
     const ref::Format out = float_format(instance.config.output);
-    const double f16_largest = ref::info(ref::Format::f16).max_finite;
-    std::size_t inexact_here = 0;
+    tolerance::ExactnessTally here;
     for (std::int64_t block = 0; block * size < p.n; ++block) {
         AttentionProblem a = selecting_problem(p, size, block);
         const ref::AttentionResult oracle = attention_reference(instance, a);
@@ -79,30 +72,19 @@ void run_probe(harness::ProbeContext& context, const ExactnessProbe& p, std::int
         const harness::HostTensor output = run_attention(context, a);
         const std::vector<double> y = values(output);
         for (std::size_t i = 0; i < y.size(); ++i) {
-            ++f.elements;
             const std::size_t row = i / static_cast<std::size_t>(size), col = i % static_cast<std::size_t>(size);
             const std::size_t x_index = row * static_cast<std::size_t>(p.n) + static_cast<std::size_t>(block * size) + col;
-            const int bits = p.operand_bits[x_index];
-            if (tolerance::exactly_equal(y[i], a.v[i])) {
-                precision.exact(bits);
-                continue;
-            }
-            ++f.inexact;
-            ++inexact_here;
-            precision.inexact(bits);
-            const double error = std::isfinite(y[i]) ? std::fabs(y[i] - a.v[i]) : std::numeric_limits<double>::infinity();
-            const harness::WorstElement w{static_cast<std::int64_t>(i), attention_inputs(instance, a, i), a.v[i], y[i],
-                                          hex_bits(output, i), error, 0};
-            if (bits < f.fewest_inexact_bits) {
-                f.fewest_inexact_bits = bits;
-                f.first_inexact = w;
-            }
-            const bool beyond_f16 = p.range && std::fabs(a.v[i]) > f16_largest;
-            if (beyond_f16 && (std::isinf(y[i]) || std::fabs(y[i]) == f16_largest) && f.coerced++ == 0)
-                f.first_coerced = w;
+            here.judge(y[i], a.v[i], p.operand_bits[x_index], p.range, [&] {
+                harness::WorstElement w;
+                w.index = static_cast<std::int64_t>(i);
+                w.inputs = attention_inputs(instance, a, i);
+                w.got_bits = hex_bits(output, i);
+                return w;
+            });
         }
     }
-    f.probes.push_back({{"probe", p.name}, {"V_blocks", (p.n + size - 1) / size}, {"inexact", inexact_here}});
+    f.probes.push_back({{"probe", p.name}, {"V_blocks", (p.n + size - 1) / size}, {"inexact", here.inexact}});
+    f.tally.merge(here);
 }
 
 }  // namespace
@@ -118,31 +100,32 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
                                        low_bit_probe(ref::info(in).precision, size, context.seed(), 1)};
     if (in == ref::Format::f32) probes.push_back(range_probe(size, context.seed()));
 
-    tolerance::EffectivePrecision precision(ref::info(in).precision);
     Figures f;
-    for (const ExactnessProbe& p : probes) run_probe(context, p, size, precision, f);
+    for (const ExactnessProbe& p : probes) run_probe(context, p, size, f);
+    tolerance::EffectivePrecision precision(ref::info(in).precision);
+    f.tally.feed(precision);
 
     harness::Evidence evidence;
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
     evidence.details["probes"] = f.probes;
-    evidence.judged = {f.elements, "elements"};
+    evidence.judged = {f.tally.elements, "elements"};
     evidence.details["p_eff"]["V"] = {{"p_eff", precision.value()}, {"required", model.required_bits(v_dtype)}};
     evidence.figure_name = "p_eff of V (effective input significand bits, at least the bound)";
     evidence.figure = precision.value();
     evidence.bound = model.required_bits(v_dtype);
     spec::Json figures;
     const std::string signature = precision::compute_precision_signature(
-        {f.coerced, precision.value(), model.required_bits(v_dtype), precision.exact_above(), f.inexact}, figures);
+        {f.tally.range_coerced, precision.value(), model.required_bits(v_dtype), precision.exact_above(), f.tally.inexact}, figures);
     if (!signature.empty()) evidence.details["signature_figures"] = figures;
-    if (f.coerced > 0) {
-        evidence.worst = f.first_coerced;
+    if (f.tally.range_coerced > 0) {
+        evidence.worst = f.tally.first_coerced;
         return harness::case_verdict(instance, signature,
-                            std::to_string(f.coerced) + " range-probe outputs with |y*| above 65504 came back as " +
-                                f.first_coerced.got_bits + " (inf or 65504): " + v_dtype +
+                            std::to_string(f.tally.range_coerced) + " range-probe outputs with |y*| above 65504 came back as " +
+                                f.tally.first_coerced.got_bits + " (inf or 65504): " + v_dtype +
                                 " inputs were converted to f16",
                             std::move(evidence));
     }
-    if (f.inexact > 0) evidence.worst = f.first_inexact;
+    if (f.tally.inexact > 0) evidence.worst = f.tally.first_inexact;
     if (precision.value() < model.required_bits(v_dtype))
         return harness::case_verdict(instance, signature,
                             "p_eff of V is " + std::to_string(precision.value()) + " significand bits, below the " +
@@ -153,9 +136,9 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
                                            " elements with wider operands came back exact: not a narrower "
                                            "format's cut"),
                             std::move(evidence));
-    if (f.inexact > 0)
+    if (f.tally.inexact > 0)
         return harness::case_verdict(instance, signature,
-                            std::to_string(f.inexact) + " outputs differ from the selected V entry although p_eff "
+                            std::to_string(f.tally.inexact) + " outputs differ from the selected V entry although p_eff "
                                                         "meets its bound",
                             std::move(evidence));
     return harness::case_verdict(instance, "",

@@ -288,15 +288,8 @@ void confirm_closed_form(const ExactnessProbe& p, ref::Format out) {
 struct ProbeFigures {
     std::string name;
     std::size_t measured_operand = 0;
-    std::size_t elements = 0;
-    std::size_t inexact = 0;
-    std::vector<int> inexact_bits;        // operand bits of every inexact element
-    std::map<int, std::size_t> exact_by_bits;  // exact elements by their operands' bits
-    std::vector<int> inexact_j;           // j of every inexact low-bit element
-    std::size_t range_coerced = 0;        // range elements above f16's largest finite value returned as inf or it
-    harness::WorstElement first_inexact;  // the inexact element with the fewest operand bits
-    int first_inexact_bits = 0;
-    harness::WorstElement first_coerced;
+    tolerance::ExactnessTally tally;
+    std::vector<int> inexact_j;  // j of every inexact low-bit element
     spec::Json mismatches = spec::Json::array();  // the first kMismatchesListed, with expected and received bits
 };
 
@@ -329,46 +322,25 @@ ProbeFigures run_probe(harness::ProbeContext& context, const ExactnessProbe& p) 
     inputs.push_back(from_values(instance.config.inputs.at(1), {p.k, p.n}, p.b));
     const auto outputs = context.run(invocation(instance, std::move(inputs), {p.m, p.n}));
     const std::vector<double> y = values(outputs.at(0));
-    const double f16_largest = ref::info(ref::Format::f16).max_finite;
 
     ProbeFigures f;
     f.name = p.name;
     f.measured_operand = p.measured_operand;
-    f.elements = y.size();
     for (std::size_t i = 0; i < y.size(); ++i) {
-        if (tolerance::exactly_equal(y[i], p.expected[i])) {
-            ++f.exact_by_bits[p.operand_bits[i]];
-            continue;
-        }
-        ++f.inexact;
-        f.inexact_bits.push_back(p.operand_bits[i]);
+        const bool exact = f.tally.judge(y[i], p.expected[i], p.operand_bits[i], p.range, [&] {
+            harness::WorstElement w;
+            w.index = static_cast<std::int64_t>(i);
+            w.inputs = probe_inputs(instance, p, i);
+            w.got_bits = hex_bits(outputs.at(0), i);
+            return w;
+        });
+        if (exact) continue;
         if (p.low_bit_j[i] > 0) f.inexact_j.push_back(p.low_bit_j[i]);
-        harness::WorstElement w;
-        w.index = static_cast<std::int64_t>(i);
-        w.expected = p.expected[i];
-        w.got = y[i];
-        w.got_bits = hex_bits(outputs.at(0), i);
-        w.error = std::isfinite(y[i]) ? std::fabs(y[i] - p.expected[i]) : std::numeric_limits<double>::infinity();
-        w.bound = 0;
         if (f.mismatches.size() < kMismatchesListed)
             f.mismatches.push_back({{"index", i},
                                     {"expected_bits", value_bits(instance.config.output, p.expected[i])},
-                                    {"got_bits", w.got_bits},
+                                    {"got_bits", hex_bits(outputs.at(0), i)},
                                     {"operand_bits", p.operand_bits[i]}});
-        if (f.inexact == 1 || p.operand_bits[i] < f.first_inexact_bits) {
-            w.inputs = probe_inputs(instance, p, i);
-            f.first_inexact = w;
-            f.first_inexact_bits = p.operand_bits[i];
-        }
-        // range-coercion's evidence: beyond f16's range, inf or f16's largest value came back
-        const bool beyond_f16 = p.range && std::fabs(p.expected[i]) > f16_largest;
-        if (beyond_f16 && (std::isinf(y[i]) || std::fabs(y[i]) == f16_largest)) {
-            if (f.range_coerced == 0) {
-                w.inputs = probe_inputs(instance, p, i);
-                f.first_coerced = w;
-            }
-            ++f.range_coerced;
-        }
     }
     return f;
 }
@@ -376,16 +348,16 @@ ProbeFigures run_probe(harness::ProbeContext& context, const ExactnessProbe& p) 
 spec::Json probe_details(const ProbeFigures& f) {
     spec::Json d = {{"probe", f.name},
                     {"operand", f.measured_operand == 0 ? "A" : "B"},
-                    {"elements", f.elements},
-                    {"inexact", f.inexact}};
+                    {"elements", f.tally.elements},
+                    {"inexact", f.tally.inexact}};
     if (!f.inexact_j.empty()) {
         std::vector<int> js = f.inexact_j;
         std::sort(js.begin(), js.end());
         js.erase(std::unique(js.begin(), js.end()), js.end());
         d["inexact_j"] = js;  // low-bit probes: the j whose 1 + 2^-j did not survive
     }
-    if (f.range_coerced > 0) d["range_coerced"] = f.range_coerced;
-    if (f.inexact > 0) d["mismatches"] = f.mismatches;
+    if (f.tally.range_coerced > 0) d["range_coerced"] = f.tally.range_coerced;
+    if (f.tally.inexact > 0) d["mismatches"] = f.mismatches;
     return d;
 }
 
@@ -402,10 +374,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
         const std::string& dtype = instance.config.inputs.at(operand);
         EffectivePrecision precision(ref::info(float_format(dtype)).precision);
         for (const auto& f : probes)
-            if (f.measured_operand == operand) {
-                for (const int bits : f.inexact_bits) precision.inexact(bits);
-                for (const auto& [bits, n] : f.exact_by_bits) precision.exact(bits, n);
-            }
+            if (f.measured_operand == operand) f.tally.feed(precision);
         p_eff[operand] = precision.value();
         exact_above[operand] = precision.exact_above();
         const int margin = precision.value() - model.required_bits(dtype);
@@ -426,29 +395,30 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
     evidence.judged.unit = "elements";
     for (const auto& f : probes) {
         evidence.details["probes"].push_back(probe_details(f));
-        evidence.judged.count += f.elements;
-        if (f.range_coerced > 0 && !coerced) coerced = &f;
-        if (f.inexact > 0 && (!inexact || f.first_inexact_bits < inexact->first_inexact_bits)) inexact = &f;
+        evidence.judged.count += f.tally.elements;
+        if (f.tally.range_coerced > 0 && !coerced) coerced = &f;
+        if (f.tally.inexact > 0 && (!inexact || *f.tally.fewest_inexact_bits < *inexact->tally.fewest_inexact_bits))
+            inexact = &f;
     }
     const std::string operand_name = worst_operand == 0 ? "A" : "B";
     spec::Json figures;
-    const std::size_t coerced_count = coerced ? coerced->range_coerced : 0;
-    const std::size_t inexact_count = inexact ? inexact->inexact : 0;
+    const std::size_t coerced_count = coerced ? coerced->tally.range_coerced : 0;
+    const std::size_t inexact_count = inexact ? inexact->tally.inexact : 0;
     const std::string signature =
         compute_precision_signature({coerced_count, p_eff[worst_operand], model.required_bits(worst_dtype),
                                      exact_above[worst_operand], inexact_count},
                                     figures);
     if (!signature.empty()) evidence.details["signature_figures"] = figures;
     if (coerced) {
-        evidence.worst = coerced->first_coerced;
+        evidence.worst = coerced->tally.first_coerced;
         return harness::case_verdict(instance, signature,
-                            std::to_string(coerced->range_coerced) +
+                            std::to_string(coerced->tally.range_coerced) +
                                 " range-probe outputs with |y*| above 65504 came back as " +
-                                coerced->first_coerced.got_bits + " (inf or 65504): " + instance.config.inputs.at(0) +
+                                coerced->tally.first_coerced.got_bits + " (inf or 65504): " + instance.config.inputs.at(0) +
                                 " inputs were converted to f16",
                             std::move(evidence));
     }
-    if (inexact) evidence.worst = inexact->first_inexact;
+    if (inexact) evidence.worst = inexact->tally.first_inexact;
     if (worst_margin < 0)
         return harness::case_verdict(instance, signature,
                             "p_eff of " + operand_name + " is " + std::to_string(p_eff[worst_operand]) +
@@ -462,7 +432,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
                             std::move(evidence));
     if (inexact)
         return harness::case_verdict(instance, signature,
-                            "probe '" + inexact->name + "': " + std::to_string(inexact->inexact) +
+                            "probe '" + inexact->name + "': " + std::to_string(inexact->tally.inexact) +
                                 " outputs differ from their exact value although p_eff meets its bound",
                             std::move(evidence));
     return harness::case_verdict(

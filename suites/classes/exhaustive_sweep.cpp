@@ -179,7 +179,9 @@ std::optional<SweepState> sweep_state(const harness::ProbeContext& context, cons
                       {"claims", context.claims().digest},
                       {"claims_values", context.claims().values},
                       {"domain", domain.size()},
-                      {"chunk_elements", plan.chunk_elements()}};
+                      {"chunk_elements", plan.chunk_elements()},
+                      // The saved tally's layout: a state of an older layout is not resumed.
+                      {"tally_layout", 2}};
     const std::string digest = hex(sha256(key.dump()));
     std::filesystem::create_directories(dir);
     return SweepState{std::filesystem::path(dir) / (digest.substr(0, 32) + ".json"), std::move(key)};

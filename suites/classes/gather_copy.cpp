@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "../tolerance/bitwise_equal.hpp"
 #include "gather_problems.hpp"
 #include "kcs/reference/permutation.hpp"
 #include "kcs/reference/special_values.hpp"
@@ -76,8 +77,7 @@ std::vector<GatherProblem> special_tables(const harness::Instance& instance, con
 struct FirstDifference {
     const GatherProblem* problem;
     std::size_t index;
-    HostTensor out;
-    std::vector<std::uint64_t> want;
+    HostTensor out, want;
 };
 
 harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const std::vector<GatherProblem>& problems) {
@@ -88,11 +88,12 @@ harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const s
     nlohmann::json columns = nlohmann::json::array();
     for (const GatherProblem& p : problems) {
         HostTensor out = context.run(gather_call(instance, p, p.index))[0];
-        std::vector<std::uint64_t> want = gathered_bits(p);
-        elements += want.size();
+        HostTensor want = gathered(p);
+        const auto c = tolerance::compare_bitwise(tolerance::whole(want), tolerance::whole(out));
+        elements += c.compared;
         columns.push_back(p.shape.columns);
-        for (std::size_t i = 0; i < want.size(); ++i)
-            if (out.bits(i) != want[i] && differing++ == 0) first = FirstDifference{&p, i, out, want};
+        if (!c.equal() && differing == 0) first = FirstDifference{&p, c.differences.front().element, out, want};
+        differing += c.differing;
     }
 
     harness::Evidence evidence;
@@ -108,7 +109,7 @@ harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const s
     if (!first) return passed(summary + ", every one the table's bits", std::move(evidence));
 
     const std::size_t i = first->index;
-    const std::uint64_t want = first->want[i];
+    const std::uint64_t want = first->want.bits(i);
     const double expected = ref::decode(format, static_cast<std::uint32_t>(want));
     harness::WorstElement w;
     w.index = static_cast<std::int64_t>(i);

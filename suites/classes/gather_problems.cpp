@@ -46,6 +46,13 @@ std::vector<std::uint64_t> gathered_bits(const GatherProblem& p) {
     return bits;
 }
 
+harness::HostTensor gathered(const GatherProblem& p) {
+    harness::HostTensor out = harness::HostTensor::zeros(p.table.dtype, {p.shape.positions, p.shape.columns});
+    const std::vector<std::uint64_t> bits = gathered_bits(p);
+    for (std::size_t i = 0; i < bits.size(); ++i) out.set_bits(i, bits[i]);
+    return out;
+}
+
 std::optional<std::int64_t> row_differs(const GatherProblem& p, const harness::HostTensor& out, std::int64_t position,
                                         std::int64_t source) {
     for (std::int64_t c = 0; c < p.shape.columns; ++c) {

@@ -37,6 +37,8 @@ harness::Invocation declared_gather(const harness::Instance& instance, const Gat
 
 // The exact result of the problem's own indices, as output bits.
 std::vector<std::uint64_t> gathered_bits(const GatherProblem& problem);
+// The same as the tensor a gather returns: [N, C] of the table's dtype.
+harness::HostTensor gathered(const GatherProblem& problem);
 
 // ---- how C-EXC-02's gather probe (gather_policy.cpp) reads a call's rows
 

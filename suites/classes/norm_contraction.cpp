@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "../tolerance/kind_tally.hpp"
 #include "contraction_signature.hpp"
 #include "exactness_common.hpp"
 #include "kcs/reference/compensated_sum.hpp"
@@ -81,21 +82,11 @@ struct Seen {
     std::vector<std::string> inputs;
 };
 
-class Tally {
-public:
-    void add(Outcome o, Seen seen) {
-        ++counts_[o];
-        if (!first_.contains(o)) first_.emplace(o, std::move(seen));
-    }
-    std::size_t count(Outcome o) const { return counts_.contains(o) ? counts_.at(o) : 0; }
-    const Seen* first(Outcome o) const { return first_.contains(o) ? &first_.at(o) : nullptr; }
-    std::size_t elements = 0;
+// Every element's outcome, counted with the first of each (kind_tally.hpp).
+struct Tally {
+    tolerance::KindTally<Outcome, Seen> outcomes;
     std::size_t ieee_wrong = 0;  // IEEE probe elements other than the definition's value
     spec::Json elements_by_shape = spec::Json::object();
-
-private:
-    std::map<Outcome, std::size_t> counts_;
-    std::map<Outcome, Seen> first_;
 };
 
 // ---------------------------------------------------------------- contraction probes
@@ -138,7 +129,6 @@ std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& cont
     const harness::Instance& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
     const bool layernorm = is_layernorm(instance);
-    const bool contract_on = context.claims().at("fp_contract") == "on";
     const std::string& gamma_dtype = instance.config.inputs.at(1);
     const ref::Format gamma_format = float_format(gamma_dtype);
     const auto n = static_cast<std::size_t>(shape.length);
@@ -180,19 +170,16 @@ std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& cont
         const std::uint32_t unfused = ref::encode(f.out, ref::round_to(f.out, product[i] + beta_values[j]));
         const std::uint32_t fused = layernorm ? ref::encode(f.out, r[i] * g[j] + beta_values[j]) : unfused;
         const std::uint32_t got = bits_at(outputs[0], i);
-        ++tally.elements;
         Outcome o = Outcome::reassociated;
         if (got == unfused) o = Outcome::unfused;
         else if (got == fused) o = Outcome::fused;
-        if (o == Outcome::unfused || (o == Outcome::fused && contract_on) || tally.first(o)) {
-            tally.add(o, {});
-            continue;
-        }
-        std::vector<std::string> inputs{"normalised row r[" + std::to_string(i) + "]=" + hex(f.out, bits_at(normalised, i)),
-                                        "gamma[" + std::to_string(j) + "]=" + hex_bits(gamma, j)};
-        if (layernorm) inputs.push_back("beta[" + std::to_string(j) + "]=" + hex_bits(beta, j));
-        tally.add(o, {"contraction, " + std::string(layernorm ? "r * gamma + beta " : "r * gamma ") + shape.text, i,
-                      unfused, fused, got, std::move(inputs)});
+        tally.outcomes.add(o, [&] {
+            std::vector<std::string> inputs{"normalised row r[" + std::to_string(i) + "]=" + hex(f.out, bits_at(normalised, i)),
+                                            "gamma[" + std::to_string(j) + "]=" + hex_bits(gamma, j)};
+            if (layernorm) inputs.push_back("beta[" + std::to_string(j) + "]=" + hex_bits(beta, j));
+            return Seen{"contraction, " + std::string(layernorm ? "r * gamma + beta " : "r * gamma ") + shape.text, i,
+                        unfused, fused, got, std::move(inputs)};
+        });
     }
     return std::nullopt;
 }
@@ -201,14 +188,13 @@ std::optional<harness::CaseResult> contraction_probe(harness::ProbeContext& cont
 
 void judge_ieee(const ConfigFormats& f, Tally& tally, const std::string& probe, std::size_t index, bool negative_zero,
                 std::uint32_t got, std::vector<std::string> inputs) {
-    ++tally.elements;
     const std::uint32_t expected = ref::encode(f.out, negative_zero ? -0.0 : 0.0);
     Outcome o = Outcome::unfused;  // the definition's value
     if (got != expected)
         o = contraction::folded_by_finite_math(f.out, negative_zero ? -0.0 : 0.0, got) ? Outcome::folded
                                                                                      : Outcome::unmatched;
     if (o != Outcome::unfused) ++tally.ieee_wrong;
-    tally.add(o, {probe, index, expected, expected, got, std::move(inputs)});
+    tally.outcomes.add(o, [&] { return Seen{probe, index, expected, expected, got, std::move(inputs)}; });
 }
 
 // layernorm: rows of 1.5 (xhat = +0), gamma = -uniform(1, 2), beta = -0: every output -0.
@@ -270,40 +256,41 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
     harness::Evidence evidence;
     evidence.details = {{"bound", model_citation(*instance.contract)},
                         {"fp_contract", claim},
-                        {"elements", tally.elements},
+                        {"elements", tally.outcomes.elements()},
                         {"contraction_probes", contraction_run ? "run" : "not run: the output dtype is " + f.out_name},
-                        {"unfused_or_ieee", tally.count(Outcome::unfused)},
-                        {"fused", tally.count(Outcome::fused)},
-                        {"reassociated", tally.count(Outcome::reassociated)},
-                        {"signed_zero_folded", tally.count(Outcome::folded)},
-                        {"unmatched", tally.count(Outcome::unmatched)},
+                        {"unfused_or_ieee", tally.outcomes.count(Outcome::unfused)},
+                        {"fused", tally.outcomes.count(Outcome::fused)},
+                        {"reassociated", tally.outcomes.count(Outcome::reassociated)},
+                        {"signed_zero_folded", tally.outcomes.count(Outcome::folded)},
+                        {"unmatched", tally.outcomes.count(Outcome::unmatched)},
                         {"elements_by_shape", tally.elements_by_shape}};
     evidence.figure_name = "elements matching no allowed evaluation";
-    evidence.judged = {tally.elements, "elements"};
-    const std::size_t fused_off = contract_on ? 0 : tally.count(Outcome::fused);
-    const std::size_t wrong = fused_off + tally.count(Outcome::reassociated) + tally.count(Outcome::folded) +
-                              tally.count(Outcome::unmatched);
+    evidence.judged = {tally.outcomes.elements(), "elements"};
+    const std::size_t fused_off = contract_on ? 0 : tally.outcomes.count(Outcome::fused);
+    const std::size_t wrong = fused_off + tally.outcomes.count(Outcome::reassociated) + tally.outcomes.count(Outcome::folded) +
+                              tally.outcomes.count(Outcome::unmatched);
     evidence.figure = static_cast<double>(wrong);
     evidence.bound = 0;
     if (wrong == 0)
-        return passed(std::to_string(tally.elements) + " elements each an allowed evaluation under fp_contract: " +
+        return passed(std::to_string(tally.outcomes.elements()) + " elements each an allowed evaluation under fp_contract: " +
                           claim,
                       std::move(evidence));
 
     spec::Json figures;
     const std::string signature =
-        contraction::signature({contract_on, tally.count(Outcome::fused), tally.count(Outcome::reassociated),
-                                tally.count(Outcome::folded), tally.count(Outcome::unmatched), 0},
+        contraction::signature({contract_on, tally.outcomes.count(Outcome::fused), tally.outcomes.count(Outcome::reassociated),
+                                tally.outcomes.count(Outcome::folded), tally.outcomes.count(Outcome::unmatched), 0},
                                figures);
     evidence.details["signature_figures"] = std::move(figures);
     // The element that shows it; for unmatched, the least explained first.
-    Outcome outcome = signature == kFused ? Outcome::fused
-                      : signature == kReassociated ? Outcome::reassociated
-                      : signature == kFiniteMathFolding ? Outcome::folded
-                                                        : Outcome::unmatched;
-    for (const Outcome o : {Outcome::unmatched, Outcome::reassociated, Outcome::fused, Outcome::folded})
-        if (!tally.first(outcome) && tally.first(o) && (o != Outcome::fused || !contract_on)) outcome = o;
-    const Seen& w = *tally.first(outcome);
+    const Outcome defining = signature == kFused ? Outcome::fused
+                             : signature == kReassociated ? Outcome::reassociated
+                             : signature == kFiniteMathFolding ? Outcome::folded
+                                                               : Outcome::unmatched;
+    std::vector<Outcome> shown{defining, Outcome::unmatched, Outcome::reassociated};
+    if (!contract_on) shown.push_back(Outcome::fused);
+    shown.push_back(Outcome::folded);
+    const auto& [outcome, w] = tally.outcomes.shown(shown);
     evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
                                            w.inputs,
                                            ref::decode(f.out, w.expected),
@@ -317,7 +304,7 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
                                  {"got_bits", hex(f.out, w.got)}};
     harness::CaseResult result = failed(
         instance, signature,
-        std::to_string(tally.count(outcome)) + " of " + std::to_string(tally.elements) + " elements give " +
+        std::to_string(tally.outcomes.count(outcome)) + " of " + std::to_string(tally.outcomes.elements()) + " elements give " +
             signature + " under fp_contract: " + claim + " (e.g. " + w.probe + ", element " +
             std::to_string(w.index) + ": expected " + hex(f.out, w.expected) + ", fused " + hex(f.out, w.fused) +
             ", got " + hex(f.out, w.got) + ")",
@@ -341,15 +328,15 @@ harness::CaseResult norm_contraction(harness::ProbeContext& context) {
     const bool contraction = formats_of(instance).out == ref::Format::f32;
     for (const auto& s : probe_shapes(instance, 2, "[rows, L]")) {
         const Shape shape{s[0], s[1], shape_text(s)};
-        const std::size_t before = tally.elements;
+        const std::size_t before = tally.outcomes.elements();
         if (contraction)
             if (auto error = contraction_probe(context, shape, tally)) return *std::move(error);
-        const std::size_t ieee_from = tally.elements;
+        const std::size_t ieee_from = tally.outcomes.elements();
         if (is_layernorm(instance))
             layernorm_ieee_probe(context, shape, tally);
         else
             rmsnorm_ieee_probe(context, shape, tally);
-        tally.elements_by_shape[shape.text] = {{"contraction", ieee_from - before}, {"ieee", tally.elements - ieee_from}};
+        tally.elements_by_shape[shape.text] = {{"contraction", ieee_from - before}, {"ieee", tally.outcomes.elements() - ieee_from}};
     }
     return verdict_of(context, tally, contraction);
 }

@@ -25,8 +25,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <iterator>
+#include <vector>
 #include <stdexcept>
 
+#include "../tolerance/kind_tally.hpp"
 #include "contraction_signature.hpp"
 #include "exactness_common.hpp"
 #include "kcs/reference/fill.hpp"
@@ -123,43 +126,39 @@ public:
         Outcome outcome = Outcome::none;
         if (is_exactly(out_, got, unfused)) outcome = kind == Kind::ieee ? Outcome::ieee_correct : Outcome::unfused;
         else if (kind == Kind::contraction && is_exactly(out_, got, fused)) outcome = Outcome::fused;
-        ++elements_;
         ++counts_[std::string(to_string(kind))][std::string(to_string(outcome))];
         const std::string wrong = wrong_class(kind, outcome, contract_on_, out_, got, unfused);
-        if (wrong.empty()) return;
-        ++violations_;
-        ++by_class_[wrong];
-        if (!first_.contains(wrong))
-            first_.emplace(wrong,
-                           Miss{probe, i, element_inputs(operands_of(instance_), inputs, i), unfused, fused, got});
+        if (wrong.empty()) return wrong_.pass();
+        wrong_.add(wrong, [&] {
+            return Miss{probe, i, element_inputs(operands_of(instance_), inputs, i), unfused, fused, got};
+        });
     }
 
     harness::CaseResult verdict(const std::string& claim) const {
         harness::Evidence evidence;
         evidence.figure_name = "elements equal to no allowed evaluation (fp_contract: " + claim + ")";
-        evidence.figure = static_cast<double>(violations_);
+        evidence.figure = static_cast<double>(wrong_.classified());
         evidence.bound = 0;
-        evidence.judged = {elements_, "elements"};
+        evidence.judged = {wrong_.elements(), "elements"};
         evidence.details = {{"bound", model_citation(*instance_.contract)},
                             {"claim", claim},
-                            {"elements", elements_},
+                            {"elements", wrong_.elements()},
                             {"outcomes_by_kind", counts_},
-                            {"wrong_by_class", by_class_}};
-        if (elements_ == 0) throw std::logic_error("C-CMP-03 probes judged no element");
-        if (violations_ == 0)
-            return passed("all " + std::to_string(elements_) + " elements equal to an allowed evaluation",
+                            {"wrong_by_class", wrong_.counts()}};
+        if (wrong_.elements() == 0) throw std::logic_error("C-CMP-03 probes judged no element");
+        if (wrong_.classified() == 0)
+            return passed("all " + std::to_string(wrong_.elements()) + " elements equal to an allowed evaluation",
                           std::move(evidence));
-        const auto count = [&](const char* c) { return by_class_.contains(c) ? by_class_.at(c) : 0; };
+        const auto count = [&](const char* c) { return wrong_.count(c); };
         spec::Json figures;
         const std::string signature =
             contraction::signature({contract_on_, count("fused"), count("regrouped"), count("ieee_folded"),
                                     count("ieee_other"), count("plain")},
                                    figures);
         evidence.details["signature_figures"] = std::move(figures);
-        std::string shown(shown_by(signature));
-        for (const auto c : kUnmatchedOrder)
-            if (shown.empty() && first_.contains(std::string(c))) shown = c;
-        const Miss& w = first_.at(shown);
+        std::vector<std::string> shown{std::string(shown_by(signature))};
+        shown.insert(shown.end(), std::begin(kUnmatchedOrder), std::end(kUnmatchedOrder));
+        const Miss& w = wrong_.shown(shown).second;
         evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.index),
                                                w.inputs,
                                                w.unfused,
@@ -171,7 +170,7 @@ public:
         if (!std::isnan(w.fused)) worst["fused"] = hex(out_, ref::encode(out_, w.fused));
         evidence.details["worst"] = worst;
         return failed(instance_, signature,
-                      std::to_string(violations_) + " of " + std::to_string(elements_) +
+                      std::to_string(wrong_.classified()) + " of " + std::to_string(wrong_.elements()) +
                           " elements equal to no allowed evaluation under fp_contract: " + claim + "; e.g. " +
                           w.probe + " at element " + std::to_string(w.index) + ": expected " +
                           hex(out_, ref::encode(out_, w.unfused)) + ", got " + hex(out_, w.got),
@@ -182,10 +181,8 @@ private:
     const harness::Instance& instance_;
     ref::Format out_;
     bool contract_on_;
-    std::size_t elements_ = 0, violations_ = 0;
-    std::map<std::string, std::map<std::string, std::size_t>> counts_;
-    std::map<std::string, std::size_t> by_class_;
-    std::map<std::string, Miss> first_;
+    std::map<std::string, std::map<std::string, std::size_t>> counts_;  // outcomes by kind of element
+    tolerance::KindTally<std::string, Miss> wrong_;                     // by the class they are wrong in
 };
 
 // ---------------------------------------------------------------- probes

@@ -1,9 +1,9 @@
 #include "special_values_judge.hpp"
 
-#include <algorithm>
 #include <map>
-#include <set>
+#include <vector>
 
+#include "../tolerance/kind_tally.hpp"
 #include "exactness_common.hpp"
 
 namespace kcs::suites::exactness {
@@ -22,42 +22,41 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
                                           const std::vector<SpecialBatch>& batches) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
-    std::map<SpecialMismatch, Miss> first;
-    std::map<std::string, std::size_t> by_kind, by_probe;
-    std::set<SpecialMismatch> kinds;
-    std::size_t misses = 0, elements = 0;
+    tolerance::KindTally<SpecialMismatch, Miss> misses;
+    std::map<std::string, std::size_t> by_probe;
     for (const auto& batch : batches) {
         for (const auto& e : batch.elements) {
-            ++elements;
             const std::uint32_t got = bits_at(batch.output, e.index);
             SpecialMismatch m = judge_special(e.expected, f.out, got);
             if (m == SpecialMismatch::none && e.copy_of && got != *e.copy_of) m = SpecialMismatch::not_a_copy;
-            if (m == SpecialMismatch::none) continue;
-            ++misses;
-            kinds.insert(m);
-            ++by_kind[std::string(to_string(m))];
+            if (m == SpecialMismatch::none) {
+                misses.pass();
+                continue;
+            }
             ++by_probe[e.probe];
-            if (!first.contains(m)) first.emplace(m, Miss{e, got, batch.inputs_of(e.index)});
+            misses.add(m, [&] { return Miss{e, got, batch.inputs_of(e.index)}; });
         }
     }
+    const std::size_t elements = misses.elements();
     harness::Evidence evidence;
     evidence.figure_name = "elements of the wrong IEEE class (or, in a copy, other bits)";
-    evidence.figure = static_cast<double>(misses);
+    evidence.figure = static_cast<double>(misses.classified());
     evidence.bound = 0;
     evidence.judged = {elements, "elements"};
     evidence.details = {{"bound", model_citation(*instance.contract)},
                         {"elements", elements},
                         {"masked_row", context.claims().at("masked_row")},
-                        {"mismatches_by_kind", by_kind},
+                        {"mismatches_by_kind", misses.counts_json([](SpecialMismatch m) { return to_string(m); })},
                         {"mismatches_by_probe", by_probe}};
-    if (misses == 0)
+    if (misses.classified() == 0)
         return passed("all " + std::to_string(elements) + " elements of the expected IEEE class",
                       std::move(evidence));
-    const std::string signature = special_signature(kinds);
-    const auto shown = std::find_if(first.begin(), first.end(), [&](const auto& entry) {
-        return std::string(to_string(entry.first)) == signature;
-    });
-    const Miss& w = shown != first.end() ? shown->second : first.begin()->second;
+    const std::string signature = special_signature(misses.kinds());
+    // The first element of the kind the signature names, if it names one.
+    std::vector<SpecialMismatch> defining;
+    for (const auto& [kind, n] : misses.counts())
+        if (to_string(kind) == signature) defining.push_back(kind);
+    const Miss& w = misses.shown(defining).second;
     const double got_value = ref::decode(f.out, w.got);
     evidence.worst = harness::WorstElement{
         static_cast<std::int64_t>(w.element.index), w.inputs, w.element.y_star, got_value, hex(f.out, w.got), 0, 0};
@@ -69,7 +68,7 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
     const std::string what = signature == "not-a-copy" ? " elements of the right class but not copies of their bits"
                                                        : " elements of the wrong class";
     return failed(instance, signature,
-                  std::to_string(misses) + what + "; e.g. " + w.element.probe + ": expected " + expected + ", got " +
+                  std::to_string(misses.classified()) + what + "; e.g. " + w.element.probe + ": expected " + expected + ", got " +
                       hex(f.out, w.got),
                   std::move(evidence));
 }

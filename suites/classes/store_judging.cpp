@@ -99,33 +99,28 @@ StoreRecord* StoreTally::judge(StoreRecord record, bool exact_value) {
     if (left_to_cmp02(record.expected)) return nullptr;
     record.kind = exact_value ? judge_exact_store(out_, record.value, record.got)
                               : judge_store_near(out_, record.value, record.width, record.expected, record.got);
-    ++checked_;
     if (rounds_away_from_zero(out_, record.value, record.width, record.expected)) {
         ++rounds_away_;
         if (record.kind == StoreMismatch::toward_zero || record.kind == StoreMismatch::toward_at_tie ||
             record.kind == StoreMismatch::saturation)
             ++cut_toward_zero_;
     }
-    if (record.kind == StoreMismatch::none) return nullptr;
-    ++mismatches_;
+    if (record.kind == StoreMismatch::none) {
+        stores_.pass();
+        return nullptr;
+    }
     if (exact_value) ++exact_mismatches_;
-    ++by_kind_[std::string(to_string(record.kind))];
-    kinds_.insert(record.kind);
-    if (first_.contains(record.kind)) return nullptr;
-    return &(first_[record.kind] = std::move(record));
+    const StoreMismatch kind = record.kind;
+    return stores_.add(kind, [&] { return std::move(record); });
 }
 
 void StoreTally::merge(const StoreTally& other) {
     left_to_cmp02_ += other.left_to_cmp02_;
-    checked_ += other.checked_;
-    mismatches_ += other.mismatches_;
+    stores_.merge(other.stores_);
     exact_mismatches_ += other.exact_mismatches_;
     rounds_away_ += other.rounds_away_;
     cut_toward_zero_ += other.cut_toward_zero_;
-    for (const auto& [kind, count] : other.by_kind_) by_kind_[kind] += count;
     for (const auto& [reason, count] : other.explained_) explained_[reason] += count;
-    kinds_.insert(other.kinds_.begin(), other.kinds_.end());
-    for (const auto& [kind, record] : other.first_) first_.try_emplace(kind, record);
 }
 
 namespace {
@@ -133,6 +128,7 @@ namespace {
 std::uint64_t bits_of(double v) { return std::bit_cast<std::uint64_t>(v); }
 double double_of(const spec::Json& bits) { return std::bit_cast<double>(bits.get<std::uint64_t>()); }
 
+spec::Json kind_json(StoreMismatch kind) { return static_cast<int>(kind); }
 StoreMismatch mismatch_of(const spec::Json& j) {
     const int kind = j.get<int>();
     if (kind <= static_cast<int>(StoreMismatch::none) || kind > static_cast<int>(StoreMismatch::toward_at_tie))
@@ -140,18 +136,34 @@ StoreMismatch mismatch_of(const spec::Json& j) {
     return static_cast<StoreMismatch>(kind);
 }
 
+spec::Json record_json(const StoreRecord& r) {
+    return {{"kind", kind_json(r.kind)}, {"index", r.index}, {"probe", r.probe},
+            {"value", bits_of(r.value)}, {"expected", r.expected}, {"got", r.got},
+            {"width", bits_of(r.width)}, {"inputs", r.inputs}};
+}
+StoreRecord record_of(const spec::Json& r) {
+    StoreRecord record;
+    record.kind = mismatch_of(r.at("kind"));
+    record.index = r.at("index").get<std::size_t>();
+    record.probe = r.at("probe").get<std::string>();
+    record.value = double_of(r.at("value"));
+    record.expected = r.at("expected").get<std::uint32_t>();
+    record.got = r.at("got").get<std::uint32_t>();
+    record.width = double_of(r.at("width"));
+    record.inputs = r.at("inputs").get<std::vector<std::string>>();
+    return record;
+}
+
 }  // namespace
 
 spec::Json StoreTally::save() const {
-    spec::Json kinds = spec::Json::array(), first = spec::Json::array();
-    for (const StoreMismatch kind : kinds_) kinds.push_back(static_cast<int>(kind));
-    for (const auto& [kind, r] : first_)
-        first.push_back({{"kind", static_cast<int>(kind)}, {"index", r.index}, {"probe", r.probe},
-                         {"value", bits_of(r.value)}, {"expected", r.expected}, {"got", r.got},
-                         {"width", bits_of(r.width)}, {"inputs", r.inputs}});
-    return {{"out", ref::to_string(out_)}, {"left_to_cmp02", left_to_cmp02_}, {"checked", checked_}, {"mismatches", mismatches_},
-            {"exact_mismatches", exact_mismatches_}, {"rounds_away", rounds_away_},
-            {"cut_toward_zero", cut_toward_zero_}, {"by_kind", by_kind_}, {"explained", explained_}, {"kinds", std::move(kinds)}, {"first", std::move(first)}};
+    return {{"out", ref::to_string(out_)},
+            {"left_to_cmp02", left_to_cmp02_},
+            {"exact_mismatches", exact_mismatches_},
+            {"rounds_away", rounds_away_},
+            {"cut_toward_zero", cut_toward_zero_},
+            {"explained", explained_},
+            {"stores", stores_.save(kind_json, record_json)}};
 }
 
 void StoreTally::restore(const spec::Json& saved) {
@@ -160,28 +172,11 @@ void StoreTally::restore(const spec::Json& saved) {
             throw std::invalid_argument("a saved store tally of output dtype " + saved.at("out").get<std::string>() +
                                         ", not " + std::string(ref::to_string(out_)));
         left_to_cmp02_ = saved.at("left_to_cmp02").get<std::size_t>();
-        checked_ = saved.at("checked").get<std::size_t>();
-        mismatches_ = saved.at("mismatches").get<std::size_t>();
         exact_mismatches_ = saved.at("exact_mismatches").get<std::size_t>();
         rounds_away_ = saved.at("rounds_away").get<std::size_t>();
         cut_toward_zero_ = saved.at("cut_toward_zero").get<std::size_t>();
-        by_kind_ = saved.at("by_kind").get<std::map<std::string, std::size_t>>();
         explained_ = saved.at("explained").get<std::map<std::string, std::size_t>>();
-        kinds_.clear();
-        for (const auto& kind : saved.at("kinds")) kinds_.insert(mismatch_of(kind));
-        first_.clear();
-        for (const auto& r : saved.at("first")) {
-            StoreRecord record;
-            record.kind = mismatch_of(r.at("kind"));
-            record.index = r.at("index").get<std::size_t>();
-            record.probe = r.at("probe").get<std::string>();
-            record.value = double_of(r.at("value"));
-            record.expected = r.at("expected").get<std::uint32_t>();
-            record.got = r.at("got").get<std::uint32_t>();
-            record.width = double_of(r.at("width"));
-            record.inputs = r.at("inputs").get<std::vector<std::string>>();
-            first_[record.kind] = std::move(record);
-        }
+        stores_ = decltype(stores_)::restore(saved.at("stores"), mismatch_of, record_of);
     } catch (const spec::Json::exception& e) {
         throw std::invalid_argument(std::string("a saved store tally of the wrong shape: ").append(e.what()));
     } catch (const std::out_of_range& e) {
@@ -192,20 +187,20 @@ void StoreTally::restore(const spec::Json& saved) {
 harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec::Json details) const {
     harness::Evidence e;
     e.figure_name = "stores differing from RN_out";
-    e.figure = static_cast<double>(mismatches_);
+    e.figure = static_cast<double>(stores_.classified());
     e.bound = 0;
-    e.judged = {checked_, "stores"};
+    e.judged = {stores_.elements(), "stores"};
     details["bound"] = model_citation(*instance.contract);
-    details["checked"] = checked_;
+    details["checked"] = stores_.elements();
     if (flush_) details["subnormals_left_to_C-CMP-02"] = left_to_cmp02_;
-    details["mismatches_by_kind"] = by_kind_;
+    details["mismatches_by_kind"] = stores_.counts_json([](StoreMismatch kind) { return to_string(kind); });
     details["mismatches_of_exact_values"] = exact_mismatches_;
     if (!explained_.empty()) details["explained_upstream"] = explained_;
     e.details = std::move(details);
-    if (mismatches_ == 0) {
+    if (stores_.classified() == 0) {
         std::size_t upstream = 0;
         for (const auto& [reason, count] : explained_) upstream += count;
-        return passed(std::to_string(checked_) + " stores equal RN_out bit for bit" +
+        return passed(std::to_string(stores_.elements()) + " stores equal RN_out bit for bit" +
                           (upstream ? " (" + std::to_string(upstream) +
                                           " of them RN_out of the kernel's own value before the store, which "
                                           "differs from y*: another class judges that value)"
@@ -231,7 +226,7 @@ harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec:
                           {"clearance_width", w.width}};
     harness::CaseResult result =
         failed(instance, signature,
-               std::to_string(mismatches_) + " of " + std::to_string(checked_) + " stores differ from RN_out (" +
+               std::to_string(stores_.classified()) + " of " + std::to_string(stores_.elements()) + " stores differ from RN_out (" +
                    std::string(to_string(w.kind)) + ", e.g. " + w.probe + ": expected " + hex(out_, w.expected) +
                    ", got " + hex(out_, w.got) + ")",
                std::move(e));
@@ -246,8 +241,7 @@ const StoreRecord& StoreTally::worst_for(const std::string& signature) const {
                                     : signature == "overflow-saturation" ? StoreMismatch::saturation
                                     : signature == "nan-to-inf"          ? StoreMismatch::nan_to_inf
                                                                          : StoreMismatch::other;
-    const auto it = first_.find(preferred);
-    return it != first_.end() ? it->second : first_.begin()->second;
+    return stores_.shown({preferred}).second;
 }
 
 const spec::ContractClass& accumulator_side_class(const harness::ProbeContext& context, const std::string& id) {

@@ -16,6 +16,7 @@
 #include "kcs/harness/probe.hpp"
 #include "kcs/reference/formats.hpp"
 #include "../tolerance/bitwise_rne.hpp"
+#include "../tolerance/kind_tally.hpp"
 #include "exactness_common.hpp"
 
 namespace kcs::suites {
@@ -78,7 +79,7 @@ public:
 
     // Stores found equal to RN_out by a faster comparison (a sweep's bitwise
     // check of whole blocks), counted without a record.
-    void add_matches(std::size_t count) { checked_ += count; }
+    void add_matches(std::size_t count) { stores_.pass(count); }
 
     // A store that differs from RN_out(y*) but equals RN_out of the value the
     // kernel itself computed before the store (its own f32 result on the same
@@ -86,7 +87,7 @@ public:
     // difference is upstream, another class's to judge. Counted as judged,
     // by `reason`, and not as a mismatch.
     void add_explained(const std::string& reason) {
-        ++checked_;
+        stores_.pass();
         ++explained_[reason];
     }
 
@@ -94,11 +95,11 @@ public:
     // index order: the first mismatch of each kind already held stays).
     void merge(const StoreTally& other);
 
-    std::size_t checked() const { return checked_; }
+    std::size_t checked() const { return stores_.elements(); }
     std::size_t left_to_cmp02_count() const { return left_to_cmp02_; }
-    std::size_t mismatches() const { return mismatches_; }
+    std::size_t mismatches() const { return stores_.classified(); }
     // What C-PRC-04's signatures are chosen from (rounding_signature).
-    RoundingFigures figures() const { return {kinds_, rounds_away_, cut_toward_zero_}; }
+    RoundingFigures figures() const { return {stores_.kinds(), rounds_away_, cut_toward_zero_}; }
 
     // The whole tally as JSON that restores it bit for bit (doubles as their
     // bit patterns): a sweep's checkpoint. restore() throws
@@ -115,15 +116,11 @@ private:
     ref::Format out_;
     bool flush_ = false;
     std::size_t left_to_cmp02_ = 0;
-    std::size_t checked_ = 0;
-    std::size_t mismatches_ = 0;
-    std::size_t exact_mismatches_ = 0;  // of mismatches_: those of stores of exact values (kind (a))
+    tolerance::KindTally<StoreMismatch, StoreRecord> stores_;  // stores judged, the mismatches by kind
+    std::size_t exact_mismatches_ = 0;  // of the mismatches: those of stores of exact values (kind (a))
     std::size_t rounds_away_ = 0;       // judged stores that RN_out rounds away from zero
     std::size_t cut_toward_zero_ = 0;   // of those, stored toward zero (truncation's pattern)
-    std::map<std::string, std::size_t> by_kind_;
     std::map<std::string, std::size_t> explained_;
-    std::set<StoreMismatch> kinds_;
-    std::map<StoreMismatch, StoreRecord> first_;
 };
 
 // ---------------------------------------------------------------- check (b)

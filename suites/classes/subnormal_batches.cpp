@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "../tolerance/kind_tally.hpp"
 #include "../tolerance/ulp_table.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -52,8 +53,7 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
     const std::string claim = context.claims().at("subnormals");
-    SubnormalCounts counts;
-    std::map<std::pair<SubnormalSide, SubnormalOutcome>, Seen> first;
+    tolerance::KindTally<std::pair<SubnormalSide, SubnormalOutcome>, Seen> cells;  // every element by (side, outcome)
     std::map<std::string, SubnormalCounts> by_name;  // the calls of one probe at one shape share a name
     for (auto& batch : batches) {
         if (batch.elements.empty()) continue;  // nothing this configuration can distinguish
@@ -63,10 +63,8 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
             const std::uint32_t got = bits_at(outputs[0], e.index);
             const auto outcome = e.exact ? classify_exact(f.out, got, e.y_pres, e.y_flush)
                                          : classify_kind(f.out, got, e.y_pres, e.y_flush);
-            counts.add(e.side, outcome);
             here.add(e.side, outcome);
-            if (!first.contains({e.side, outcome}))
-                first[{e.side, outcome}] = {batch.name, e, got, batch.inputs_of(e.index)};
+            cells.add({e.side, outcome}, [&] { return Seen{batch.name, e, got, batch.inputs_of(e.index)}; });
         }
     }
     spec::Json per_batch = spec::Json::object();
@@ -79,6 +77,8 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
         per_batch[name] = record;
     }
 
+    SubnormalCounts counts;
+    for (const auto& [cell, n] : cells.counts()) counts.n[static_cast<std::size_t>(cell.first)][static_cast<std::size_t>(cell.second)] = n;
     const SubnormalFinding finding = judge_subnormal_policy(counts, claim);
     const SubnormalOutcome claimed = claim == "flush" ? SubnormalOutcome::flush : SubnormalOutcome::pres;
     std::size_t distinguishing_total = 0, off_claim = 0;
@@ -101,7 +101,7 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
             std::to_string(distinguishing_total) + " distinguishing elements all " + std::string(to_string(claimed)),
             std::move(evidence));
 
-    const Seen& w = first.at({finding.side, finding.outcome});
+    const Seen& w = cells.shown({{finding.side, finding.outcome}}).second;
     evidence.worst = harness::WorstElement{static_cast<std::int64_t>(w.expectation.index),
                                            w.inputs,
                                            claim == "flush" ? w.expectation.y_flush : w.expectation.y_pres,

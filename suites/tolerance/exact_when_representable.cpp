@@ -3,11 +3,35 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kcs/reference/formats.hpp"
 #include "model_citation.hpp"
 
 namespace kcs::suites::tolerance {
 
 bool exactly_equal(double got, double expected) { return got == expected; }
+
+bool coerced_to_f16(double got, double expected) {
+    const double f16_largest = ref::info(ref::Format::f16).max_finite;
+    return std::fabs(expected) > f16_largest && (std::isinf(got) || std::fabs(got) == f16_largest);
+}
+
+void ExactnessTally::feed(EffectivePrecision& precision) const {
+    for (const int bits : inexact_bits) precision.inexact(bits);
+    for (const auto& [bits, n] : exact_by_bits) precision.exact(bits, n);
+}
+
+void ExactnessTally::merge(const ExactnessTally& later) {
+    elements += later.elements;
+    for (const auto& [bits, n] : later.exact_by_bits) exact_by_bits[bits] += n;
+    inexact_bits.insert(inexact_bits.end(), later.inexact_bits.begin(), later.inexact_bits.end());
+    if (later.fewest_inexact_bits && (!fewest_inexact_bits || *later.fewest_inexact_bits < *fewest_inexact_bits)) {
+        fewest_inexact_bits = later.fewest_inexact_bits;
+        first_inexact = later.first_inexact;
+    }
+    if (range_coerced == 0 && later.range_coerced > 0) first_coerced = later.first_coerced;
+    inexact += later.inexact;
+    range_coerced += later.range_coerced;
+}
 
 int significant_bits(double value) {
     if (value == 0 || !std::isfinite(value)) return 0;

@@ -12,14 +12,23 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "element_judgement.hpp"
+#include "kcs/harness/verdict.hpp"
 #include "kcs/spec/catalog.hpp"
 
 namespace kcs::suites::tolerance {
 
 // y == y* as numbers.
 bool exactly_equal(double got, double expected);
+
+// A range probe's inexact element: |y*| beyond f16's largest finite value
+// and y inf or that value.
+bool coerced_to_f16(double got, double expected);
 
 // The significant bits of a finite value: from its leading to its last set
 // bit (1 for a power of two, 0 for zero).
@@ -48,6 +57,55 @@ public:
 private:
     int value_;
     std::map<int, std::size_t> exact_by_bits_;
+};
+
+// The one judging loop of the model's probes: each element exact or not,
+// counted by its operands' significant bits (what p_eff is found from),
+// the inexact element with the fewest operand bits kept (the first of
+// equals), and range coercion counted with its first element: on a range
+// probe, |y*| beyond f16's largest finite value returned as inf or as that
+// value (the inputs were converted to f16).
+struct ExactnessTally {
+    std::size_t elements = 0, inexact = 0, range_coerced = 0;
+    std::map<int, std::size_t> exact_by_bits;  // exact elements by their operands' bits
+    std::vector<int> inexact_bits;             // operand bits of every inexact element
+    std::optional<int> fewest_inexact_bits;
+    harness::WorstElement first_inexact, first_coerced;
+
+    // Judges y against y* and says whether it was exact. `describe()`
+    // gives the element's index, inputs and received bits as a
+    // WorstElement; it is called only for an element that is kept.
+    template <class Describe>
+    bool judge(double got, double expected, int operand_bits, bool range_probe, Describe&& describe) {
+        ++elements;
+        if (exactly_equal(got, expected)) {
+            ++exact_by_bits[operand_bits];
+            return true;
+        }
+        ++inexact;
+        inexact_bits.push_back(operand_bits);
+        const bool fewest = !fewest_inexact_bits || operand_bits < *fewest_inexact_bits;
+        const bool coerced = range_probe && coerced_to_f16(got, expected);
+        if (coerced) ++range_coerced;
+        if (fewest || (coerced && range_coerced == 1)) {
+            harness::WorstElement w = describe();
+            w.expected = expected;
+            w.got = got;
+            w.error = element_error(got, expected);
+            w.bound = 0;
+            if (fewest) {
+                fewest_inexact_bits = operand_bits;
+                first_inexact = w;
+            }
+            if (coerced && range_coerced == 1) first_coerced = std::move(w);
+        }
+        return false;
+    }
+
+    // The counts by operand bits into a p_eff being found.
+    void feed(EffectivePrecision& precision) const;
+    // Folds in the tally of later elements (the first of equals stays).
+    void merge(const ExactnessTally& later);
 };
 
 struct ExactWhenRepresentable {
