@@ -1,5 +1,5 @@
 // Key figures of table cells: the figure names the probes write (see
-// suites/classes/*.cpp) shortened so that a cell stays one short line, and
+// suites/<family>/*.cpp) shortened so that a cell stays one short line, and
 // the ratio that says which figure of a class came closest to its bound.
 #include "table_figures.hpp"
 

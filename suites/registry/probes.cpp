@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "../classes/attention_probes.hpp"
-#include "../classes/accuracy_probes.hpp"
-#include "../classes/exactness_probes.hpp"
-#include "../classes/norm_probes.hpp"
-#include "../classes/ordering_probes.hpp"
-#include "../classes/pointwise_probes.hpp"
-#include "../classes/precision_probes.hpp"
+#include "../attention/attention_probes.hpp"
+#include "../accuracy/accuracy_probes.hpp"
+#include "../exactness/exactness_probes.hpp"
+#include "../norm/norm_probes.hpp"
+#include "../ordering/ordering_probes.hpp"
+#include "../pointwise/pointwise_probes.hpp"
+#include "../precision/precision_probes.hpp"
 #include "support.hpp"
 
 namespace kcs::suites {
@@ -36,6 +36,7 @@ const std::vector<ProbeEntry>& probes() {
         {"C-ORD-03", "rmsnorm", batch_invariance_probe},
         {"C-EXC-02", "rmsnorm", memory_domain_probe},
         {"C-EXC-02", "gather", gather_policy_probe},
+        {"C-ORD-02", "gather", gather_determinism_probe},
         {"C-ORD-02", "attention", determinism_probe},
         {"C-ORD-03", "attention", batch_invariance_probe},
         {"C-EXC-02", "attention", memory_domain_probe},
@@ -82,7 +83,7 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-02", "attention", attention_subnormal_handling},
         {"C-PRC-04", "attention", attention_conversion_rounding},
         // end of attention probes
-        // norm probes (layernorm, rmsnorm) and gather's determinism
+        // norm probes (layernorm, rmsnorm)
         {"C-PRC-01", "layernorm", accumulator_preservation},
         {"C-PRC-01", "rmsnorm", accumulator_preservation},
         {"C-ORD-01", "layernorm", bounded_path_dependence},
@@ -97,7 +98,6 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-02", "rmsnorm", norm_subnormal_handling},
         {"C-EXC-01", "layernorm", norm_special_values},
         {"C-EXC-01", "rmsnorm", norm_special_values},
-        {"C-ORD-02", "gather", gather_determinism_probe},
         // end of norm probes
         // pointwise probes (unary, elementwise, cast)
         {"C-EXC-01", "unary", special_values_unary},

@@ -2,8 +2,8 @@
 
 #include <optional>
 
-#include "../classes/gather_problems.hpp"
-#include "../classes/row_problems.hpp"
+#include "../ordering/gather_problems.hpp"
+#include "../ordering/row_problems.hpp"
 #include "kcs/harness/guarded_device.hpp"
 
 namespace kcs::suites {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "../classes/accuracy_probes.hpp"
-#include "../classes/exhaustive_sweep.hpp"
+#include "../accuracy/accuracy_probes.hpp"
+#include "../accuracy/exhaustive_sweep.hpp"
 #include "kcs/reference/unary_functions.hpp"
 #include "probe_test_support.hpp"
 

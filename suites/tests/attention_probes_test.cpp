@@ -1,4 +1,4 @@
-// attention probes: tests written with the probes (suites/classes/attention_*.cpp).
+// attention probes: tests written with the probes (suites/attention/attention_*.cpp).
 //
 // Every attention instance of its classes on the real catalog at depth
 // smoke: reference-cpu must PASS every configuration; each calibration

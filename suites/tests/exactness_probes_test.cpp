@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "../classes/exactness_common.hpp"
-#include "../classes/special_value_cases.hpp"
+#include "../exactness/exactness_common.hpp"
+#include "../exactness/special_value_cases.hpp"
 #include "../tolerance/bitwise_rne.hpp"
 #include "../tolerance/ieee_special.hpp"
 #include "../tolerance/subnormal_policy.hpp"

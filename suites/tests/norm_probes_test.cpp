@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../classes/exactness_common.hpp"
+#include "../exactness/exactness_common.hpp"
 #include "probe_test_support.hpp"
 
 namespace kcs::suites::testing {

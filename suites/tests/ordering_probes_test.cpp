@@ -6,7 +6,7 @@
 // vendors/reference-cpu/claims.yaml (deterministic and batch_invariant true).
 #include <gtest/gtest.h>
 
-#include "../classes/determinism_verdict.hpp"
+#include "../ordering/determinism_verdict.hpp"
 #include "kcs/spec/tolerance_models.hpp"
 #include "../tolerance/bitwise_equal.hpp"
 #include "../tolerance/distinct_outputs.hpp"

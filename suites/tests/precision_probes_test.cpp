@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../classes/exactness_common.hpp"
+#include "../exactness/exactness_common.hpp"
 #include "../tolerance/exact_when_representable.hpp"
 #include "../tolerance/dot_bound.hpp"
 #include "../tolerance/order_bound.hpp"

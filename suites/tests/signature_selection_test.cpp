@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "../classes/contraction_signature.hpp"
-#include "../classes/gather_problems.hpp"
-#include "../classes/precision_signatures.hpp"
-#include "../classes/store_judging.hpp"
+#include "../pointwise/contraction_signature.hpp"
+#include "../ordering/gather_problems.hpp"
+#include "../precision/precision_signatures.hpp"
+#include "../accuracy/store_judging.hpp"
 #include "../tolerance/exact_when_representable.hpp"
 #include "../tolerance/ieee_special.hpp"
 #include "kcs/suites/operator_io.hpp"

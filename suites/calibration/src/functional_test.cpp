@@ -6,8 +6,8 @@
 
 #include "kcs/reference/parse_distribution.hpp"
 #include "kcs/suites/operator_io.hpp"
-#include "../../classes/gather_problems.hpp"
-#include "../../classes/row_problems.hpp"
+#include "../../ordering/gather_problems.hpp"
+#include "../../ordering/row_problems.hpp"
 
 namespace kcs::suites {
 

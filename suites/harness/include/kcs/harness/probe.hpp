@@ -1,5 +1,5 @@
 // A probe implements one contract class's measurement protocol for one
-// operator (suites/classes/, by family: suites/README.md). It describes
+// operator (suites/<family>/: suites/README.md). It describes
 // invocations and judges their outputs; the harness runs them under the integrity protocol, so a
 // probe reads like the protocol it implements.
 //
