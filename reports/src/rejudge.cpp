@@ -16,6 +16,7 @@
 
 #include "kcs/spec/tolerance_models.hpp"
 
+#include "cited_tolerance.hpp"
 #include "verify_checks.hpp"
 
 namespace kcs::reports::detail {
@@ -41,18 +42,6 @@ bool judged_something(const Json& evidence) {
     const Json calls = evidence.value("adapter_calls", Json(nullptr));
     return count.is_number_unsigned() && count.get<std::uint64_t>() >= 1 && calls.is_number_unsigned() &&
            calls.get<std::uint64_t>() >= 1;
-}
-
-// Every object of the form {class, model, params} in the evidence: the
-// tolerances it cites.
-void cited_tolerances(const Json& node, std::vector<const Json*>& out) {
-    if (node.is_object()) {
-        if (node.size() == 3 && node.contains("class") && node.contains("model") && node.contains("params"))
-            out.push_back(&node);
-        for (const auto& [key, child] : node.items()) cited_tolerances(child, out);
-    } else if (node.is_array()) {
-        for (const auto& child : node) cited_tolerances(child, out);
-    }
 }
 
 class Rejudge {

@@ -10,6 +10,7 @@
 
 #include "kcs/reports/report.hpp"
 #include "kcs/reports/repro.hpp"
+#include "cited_tolerance.hpp"
 #include "table_figures.hpp"
 
 namespace kcs::reports {
@@ -370,7 +371,8 @@ void set_key_figure(Cell& cell) {
         const auto figure = number(member(evidence, "figure"));
         const auto bound = number(member(evidence, "bound"));
         if (text(evidence, "figure_name").empty() || !figure || !bound) continue;
-        auto reading = table_detail::read_figure(text(evidence, "figure_name"), *figure, *bound);
+        auto reading = table_detail::read_figure(text(evidence, "figure_name"), *figure, *bound,
+                                                 detail::figure_holds_at_least(evidence, text(*instance, "class")));
         if (!best || reading.ratio > best->ratio || (reading.ratio == best->ratio && reading.excess > best->excess)) {
             best = std::move(reading);
             best_case = decider;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "render_common.hpp"
+#include "cited_tolerance.hpp"
 #include "table_figures.hpp"
 
 namespace kcs::reports {
@@ -68,7 +69,8 @@ std::optional<KeyFigure> key_figure(const std::vector<const Json*>& instances, b
             const auto figure = render::number(evidence.at("figure"));
             const auto bound = render::number(evidence.at("bound"));
             if (name.empty() || !figure || !bound) continue;  // a verdict without a measurement
-            auto reading = read_figure(name, *figure, *bound);
+            auto reading =
+                read_figure(name, *figure, *bound, detail::figure_holds_at_least(evidence, text(*instance, "class")));
             if (best &&
                 !(reading.ratio > best->ratio || (reading.ratio == best->ratio && reading.excess > best_excess)))
                 continue;

@@ -19,7 +19,6 @@ struct FigureForm {
     std::string_view name_start;
     std::string_view one;
     std::string_view many;
-    bool at_least = false;  // the bound is a minimum (p_eff), not a maximum
 };
 
 constexpr FigureForm kForms[] = {
@@ -33,7 +32,7 @@ constexpr FigureForm kForms[] = {
     {"variance of e / its limit", "var(e)/limit {}", "var(e)/limit {}"},
     {"outputs inf or NaN where y* is finite", "{} non-finite output", "{} non-finite outputs"},
     {"distinct output hashes", "{} hash", "{} hashes"},
-    {"p_eff", "p_eff {} bit", "p_eff {} bits", true},
+    {"p_eff", "p_eff {} bit", "p_eff {} bits"},
     {"elements of the wrong IEEE class", "{} wrong IEEE class", "{} wrong IEEE class"},
     {"stale outputs", "{} stale output", "{} stale outputs"},
     {"distinguishing elements not as claimed", "{} subnormal mismatch", "{} subnormal mismatches"},
@@ -85,7 +84,7 @@ std::string percent_text(double fraction) {
     return formatted(tenths, tenths == std::trunc(tenths) ? 17 : 4) + "%";
 }
 
-FigureReading read_figure(std::string_view figure_name, double figure, double bound) {
+FigureReading read_figure(std::string_view figure_name, double figure, double bound, bool at_least) {
     const FigureForm* form = nullptr;
     for (const auto& f : kForms) {
         if (figure_name.starts_with(f.name_start)) {
@@ -93,8 +92,6 @@ FigureReading read_figure(std::string_view figure_name, double figure, double bo
             break;
         }
     }
-    const bool at_least = form ? form->at_least : figure_name.find("at least") != std::string_view::npos;
-
     FigureReading reading;
     if (std::isnan(figure)) {
         reading.ratio = reading.excess = kInfinity;

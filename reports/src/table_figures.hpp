@@ -14,7 +14,9 @@ struct FigureReading {
     std::string text;   // "max 1 ulp (≤3)", "D/B 24.2 (≤2)", "p_eff 11 bits (≥24)"
 };
 
-FigureReading read_figure(std::string_view figure_name, double figure, double bound);
+// `at_least`: the bound is a minimum (its model holds the figure at least
+// the bound, cited_tolerance.hpp), otherwise a maximum.
+FigureReading read_figure(std::string_view figure_name, double figure, double bound, bool at_least);
 
 // Three significant digits (integers in full), with more digits when that
 // alone would make `value` read the same as a different `other` (a figure

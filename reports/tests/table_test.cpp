@@ -125,6 +125,17 @@ TEST(Table, KeyFigureIsTheLargestRatioToItsBound) {
     EXPECT_EQ(key_text(row(table, "C-EXC-02").cells[0]), "a figure no form knows 0.5 (≤1)");
 }
 
+// Which way a figure holds is its class's tolerance model's (cited in the
+// evidence), never a guess from the figure's name.
+TEST(Table, TheBoundsDirectionComesFromTheCitedModel) {
+    MadeReport r;
+    r.instances = {measured("C-PRC-01", "matmul/f32xf32-f32/k-sweep", "PASS", "a ratio, at least in name", 0.5, 1.0),
+                   measured("C-PRC-03", "matmul/f32xf32-f32/probe", "PASS", "bits with no form", 24.0, 24.0)};
+    const auto table = build_table({entry_of(r, "r.json")});
+    EXPECT_EQ(key_text(row(table, "C-PRC-01").cells[0]), "a ratio, at least in name 0.5 (≤1)");
+    EXPECT_EQ(key_text(row(table, "C-PRC-03").cells[0]), "bits with no form 24 (≥24)");
+}
+
 TEST(Table, NotApplicableCrashIncompleteErrorAndNotPlannedCells) {
     MadeReport a;
     MadeInstance na = measured("C-CMP-02", "exp/f32-f32/subnormal", "NOT_APPLICABLE", "", 0.0, 0.0);

@@ -21,6 +21,17 @@ const std::map<std::string, std::string>& titles() {
     return titles;
 }
 
+// Each class's tolerance model as the catalog gives it: the evidence cites
+// it as a probe's does, and the table reads which way a figure holds from it.
+const std::map<std::string, std::string>& models() {
+    static const std::map<std::string, std::string> models = {
+        {"C-CMP-01", "ulp_table"},       {"C-CMP-02", "subnormal_policy"}, {"C-EXC-01", "ieee_special"},
+        {"C-EXC-02", "memory_domain"},   {"C-ORD-01", "order_bound"},      {"C-ORD-02", "distinct_outputs"},
+        {"C-PRC-01", "dot_bound"},       {"C-PRC-03", "exact_when_representable"},
+    };
+    return models;
+}
+
 struct Counts {
     std::size_t planned = 0, not_applicable = 0, pass = 0, fail = 0, crash = 0, timeout = 0, error = 0, unsupported = 0,
                 missing = 0;
@@ -69,7 +80,8 @@ struct Counts {
     Json pass_rate() const { return executed() ? Json(double(pass) / double(executed())) : Json(nullptr); }
 };
 
-Json case_json(const MadeCase& c) {
+Json case_json(const std::string& class_id, const MadeCase& c) {
+    const auto model = models().find(class_id);
     return {{"seed", 1},
             {"verdict", c.verdict},
             {"violated_class", ""},
@@ -80,12 +92,16 @@ Json case_json(const MadeCase& c) {
               {"figure", c.figure},
               {"bound", c.bound},
               {"worst", nullptr},
-              {"details", Json::object()}}}};
+              {"details",
+               {{"citation",
+                 {{"class", class_id},
+                  {"model", model == models().end() ? "" : model->second},
+                  {"params", Json::object()}}}}}}}};
 }
 
 Json instance_json(const MadeInstance& i) {
     Json cases = Json::array();
-    for (const auto& c : i.cases) cases.push_back(case_json(c));
+    for (const auto& c : i.cases) cases.push_back(case_json(i.class_id, c));
     return {{"id", "v1/" + i.class_id + "/" + i.name},
             {"class", i.class_id},
             {"operator", i.name.substr(0, i.name.find('/'))},

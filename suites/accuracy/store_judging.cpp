@@ -200,7 +200,7 @@ harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec:
     if (stores_.classified() == 0) {
         std::size_t upstream = 0;
         for (const auto& [reason, count] : explained_) upstream += count;
-        return passed(std::to_string(stores_.elements()) + " stores equal RN_out bit for bit" +
+        return passed(instance, std::to_string(stores_.elements()) + " stores equal RN_out bit for bit" +
                           (upstream ? " (" + std::to_string(upstream) +
                                           " of them RN_out of the kernel's own value before the store, which "
                                           "differs from y*: another class judges that value)"

@@ -366,7 +366,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     if (!signature.empty()) e.details["signature_figures"] = std::move(signature_figures);
     harness::CaseResult result;
     if (signature.empty())
-        result = passed(name + " within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
+        result = passed(instance, name + " within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
                           std::to_string(total.judged) + " inputs",
                       std::move(e));
     else

@@ -106,7 +106,7 @@ harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const s
     evidence.details["table_columns"] = columns;
     evidence.judged = {elements, "elements"};
     const std::string summary = std::to_string(elements) + " gathered elements";
-    if (!first) return passed(summary + ", every one the table's bits", std::move(evidence));
+    if (!first) return passed(instance, summary + ", every one the table's bits", std::move(evidence));
 
     const std::size_t i = first->index;
     const std::uint64_t want = first->want.bits(i);

@@ -98,7 +98,7 @@ harness::CaseResult judge_exp_probabilities(harness::ProbeContext& context, cons
     const std::string signature = approximation_signature(tally, f.out, signature_figures);
     if (!signature.empty()) e.details["signature_figures"] = std::move(signature_figures);
     if (signature.empty())
-        return passed("exp within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
+        return passed(instance, "exp within " + std::to_string(static_cast<int>(bound)) + " ulp of cr on all " +
                           std::to_string(x_values.size()) + " probabilities",
                       std::move(e));
     harness::CaseResult result =

@@ -49,7 +49,7 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
                         {"mismatches_by_kind", misses.counts_json([](SpecialMismatch m) { return to_string(m); })},
                         {"mismatches_by_probe", by_probe}};
     if (misses.classified() == 0)
-        return passed("all " + std::to_string(elements) + " elements of the expected IEEE class",
+        return passed(instance, "all " + std::to_string(elements) + " elements of the expected IEEE class",
                       std::move(evidence));
     const std::string signature = special_signature(misses.kinds());
     // The first element of the kind the signature names, if it names one.

@@ -97,7 +97,7 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
                         {"by_batch", per_batch}};
     if (distinguishing_total == 0) throw std::logic_error("C-CMP-02 probes distinguished no element");
     if (finding.signature.empty())
-        return passed(
+        return passed(instance,
             std::to_string(distinguishing_total) + " distinguishing elements all " + std::string(to_string(claimed)),
             std::move(evidence));
 

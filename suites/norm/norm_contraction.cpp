@@ -272,7 +272,7 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
     evidence.figure = static_cast<double>(wrong);
     evidence.bound = 0;
     if (wrong == 0)
-        return passed(std::to_string(tally.outcomes.elements()) + " elements each an allowed evaluation under fp_contract: " +
+        return passed(instance, std::to_string(tally.outcomes.elements()) + " elements each an allowed evaluation under fp_contract: " +
                           claim,
                       std::move(evidence));
 

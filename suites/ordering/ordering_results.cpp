@@ -23,7 +23,7 @@ std::string bits_text(std::uint64_t bits, kcs_dtype dtype) {
 
 harness::CaseResult passed(const harness::Instance& instance, std::string message, harness::Evidence evidence) {
     evidence.details["citation"] = tolerance::model_citation(*instance.contract);
-    return harness::passed(std::move(message), std::move(evidence));
+    return harness::passed(instance, std::move(message), std::move(evidence));
 }
 
 harness::CaseResult failed(const harness::Instance& instance, const std::string& signature, std::string message,

@@ -147,7 +147,7 @@ public:
                             {"wrong_by_class", wrong_.counts()}};
         if (wrong_.elements() == 0) throw std::logic_error("C-CMP-03 probes judged no element");
         if (wrong_.classified() == 0)
-            return passed("all " + std::to_string(wrong_.elements()) + " elements equal to an allowed evaluation",
+            return passed(instance_, "all " + std::to_string(wrong_.elements()) + " elements equal to an allowed evaluation",
                           std::move(evidence));
         const auto count = [&](const char* c) { return wrong_.count(c); };
         spec::Json figures;

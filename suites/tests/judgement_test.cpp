@@ -82,18 +82,46 @@ TEST(ElementJudgement, AllExactPassesWithTheFirstElementAsWorst) {
     EXPECT_FALSE(tolerance::ElementJudgement{}.pass());  // nothing judged is no PASS
 }
 
+harness::Evidence evidence_of(double figure, double bound) {
+    harness::Evidence e;
+    e.figure_name = "max |y - y*| / dot_bound";
+    e.figure = figure;
+    e.bound = bound;
+    return e;
+}
+
 TEST(CaseVerdict, AFailNamesOnlyASignatureItsClassLists) {
     harness::Instance instance;
     instance.contract = catalog().find_class("C-PRC-01");
     ASSERT_NE(instance.contract, nullptr);
-    const auto pass = harness::case_verdict(instance, "", "ok", {});
+    const auto pass = harness::case_verdict(instance, "", "ok", evidence_of(0.5, 1));
     EXPECT_EQ(pass.verdict, harness::Verdict::pass);
     EXPECT_TRUE(pass.violated_class.empty());
-    const auto fail = harness::case_verdict(instance, "narrow-accumulator", "narrow", {});
+    const auto fail = harness::case_verdict(instance, "narrow-accumulator", "narrow", evidence_of(2, 1));
     EXPECT_EQ(fail.verdict, harness::Verdict::fail);
     EXPECT_EQ(fail.violated_class, "C-PRC-01");
-    EXPECT_EQ(harness::case_verdict(instance, harness::kUnmatched, "?", {}).signature, "unmatched");
-    EXPECT_THROW(harness::case_verdict(instance, "no-such-signature", "?", {}), std::logic_error);
+    EXPECT_EQ(harness::case_verdict(instance, harness::kUnmatched, "?", evidence_of(2, 1)).signature, "unmatched");
+    EXPECT_THROW(harness::case_verdict(instance, "no-such-signature", "?", evidence_of(2, 1)), std::logic_error);
+}
+
+// The probes' verdicts and kcs verify's re-judging read one rule
+// (spec::figure_holds): a verdict its figure contradicts never leaves the probe.
+TEST(CaseVerdict, AVerdictItsFigureContradictsIsAProbeDefect) {
+    harness::Instance instance;
+    instance.id = "C-PRC-01/matmul/test";
+    instance.contract = catalog().find_class("C-PRC-01");  // dot_bound: the figure holds at most its bound
+    ASSERT_NE(instance.contract, nullptr);
+    EXPECT_THROW(harness::case_verdict(instance, "", "ok", evidence_of(1.5, 1)), std::logic_error);
+    EXPECT_THROW(harness::case_verdict(instance, "", "ok", evidence_of(kNaN, 1)), std::logic_error);
+    EXPECT_THROW(harness::case_verdict(instance, "narrow-accumulator", "narrow", evidence_of(1, 1)), std::logic_error);
+    EXPECT_NO_THROW(harness::case_verdict(instance, "narrow-accumulator", "narrow", evidence_of(kInf, 1)));
+
+    harness::Instance exactness = instance;  // exact_when_representable: at least the required bits
+    exactness.contract = catalog().find_class("C-PRC-03");
+    ASSERT_NE(exactness.contract, nullptr);
+    ASSERT_EQ(exactness.contract->tolerance.model, "exact_when_representable");
+    EXPECT_NO_THROW(harness::case_verdict(exactness, "", "ok", evidence_of(24, 24)));
+    EXPECT_THROW(harness::case_verdict(exactness, "", "ok", evidence_of(23, 24)), std::logic_error);
 }
 
 TEST(FigureDirection, EveryModelSaysWhichWayItsFigureHolds) {
