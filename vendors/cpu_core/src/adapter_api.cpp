@@ -8,7 +8,7 @@
 
 #include "adapter_info.hpp"
 #include "adapter_options.hpp"
-#include "host_buffers.hpp"
+#include "host_device.hpp"
 #include "kcs/cpu_core/cpu_adapter.hpp"
 #include "op_translation.hpp"
 
@@ -16,7 +16,7 @@
 struct kcs_adapter {
     const kcs::cpu_core::AdapterProfile* profile = nullptr;
     kcs::kernels::Settings settings;  // violation, threads, and the run count
-    kcs::cpu_core::HostBuffers buffers;
+    kcs::device::HostBuffers buffers;
     std::string device;  // info() strings, valid until close
     std::string notes;
     std::string last_error;  // about the last failed call; "" before any
@@ -37,13 +37,16 @@ thread_local std::string open_error;
 using kcs::device::record;  // keeps a message for last_error without throwing
 
 // Runs the body of one ABI call. A failed Outcome's message becomes the
-// last error; no exception crosses the C boundary.
+// last error, as does a refusal of the host buffers (an AdapterFailure); no
+// exception crosses the C boundary.
 template <class Body>
 kcs_status guarded(std::string& last_error, Body&& body) noexcept {
     try {
         Outcome outcome = body();
         if (!outcome.ok()) last_error = std::move(outcome.message);
         return outcome.status;
+    } catch (const device::AdapterFailure& failure) {
+        return record(last_error, failure.status(), failure.what());
     } catch (const std::bad_alloc&) {
         return record(last_error, KCS_OUT_OF_MEMORY, "out of host memory");
     } catch (const std::exception& e) {
@@ -69,7 +72,7 @@ kcs_status open_adapter(const AdapterProfile& profile, const char* const* option
         adapter->settings.threads = parsed.threads;
         adapter->settings.violation = parsed.violation;
         adapter->settings.conformer = parsed.conformer;
-        adapter->device = host_device_name();
+        adapter->device = device::host_device_name();
         adapter->notes = adapter_notes(profile, parsed);
         *out = adapter.release();
         return success();
@@ -111,24 +114,34 @@ kcs_status alloc(kcs_adapter* adapter, std::uint64_t bytes, kcs_buffer* out) {
     if (!adapter) return KCS_INVALID_ARGUMENT;
     return guarded(adapter->last_error, [&]() -> Outcome {
         if (!out) return invalid_argument("alloc: out is NULL");
-        return adapter->buffers.allocate(bytes, *out);
+        *out = adapter->buffers.allocate(bytes);
+        return success();
     });
 }
 
 kcs_status release(kcs_adapter* adapter, kcs_buffer buffer) {
     if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { return adapter->buffers.release(buffer); });
+    return guarded(adapter->last_error, [&] {
+        adapter->buffers.release(buffer);
+        return success();
+    });
 }
 
 kcs_status write(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, const void* src,
                  std::uint64_t bytes) {
     if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { return adapter->buffers.write(buffer, offset, src, bytes); });
+    return guarded(adapter->last_error, [&] {
+        adapter->buffers.write(buffer, offset, src, bytes);
+        return success();
+    });
 }
 
 kcs_status read(kcs_adapter* adapter, kcs_buffer buffer, std::uint64_t offset, void* dst, std::uint64_t bytes) {
     if (!adapter) return KCS_INVALID_ARGUMENT;
-    return guarded(adapter->last_error, [&] { return adapter->buffers.read(buffer, offset, dst, bytes); });
+    return guarded(adapter->last_error, [&] {
+        adapter->buffers.read(buffer, offset, dst, bytes);
+        return success();
+    });
 }
 
 kcs_status run(kcs_adapter* adapter, const kcs_op* op) {

@@ -1,16 +1,8 @@
 #include "adapter_info.hpp"
 
-#include <fstream>
-
 namespace kcs::cpu_core {
 
 namespace {
-
-std::string trim(std::string text) {
-    const auto first = text.find_first_not_of(" \t");
-    const auto last = text.find_last_not_of(" \t\r\n");
-    return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
-}
 
 std::string violation_name(kernels::Violation violation) {
     for (const auto& v : kernels::violations())
@@ -25,18 +17,6 @@ std::string conformer_name(kernels::Conformer conformer) {
 }
 
 }  // namespace
-
-std::string host_device_name() {
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);) {
-        const auto colon = line.find(':');
-        if (colon != std::string::npos && trim(line.substr(0, colon)) == "model name") {
-            const std::string model = trim(line.substr(colon + 1));
-            if (!model.empty()) return "host CPU (" + model + ")";
-        }
-    }
-    return "host CPU";
-}
 
 std::string adapter_notes(const AdapterProfile& profile, const AdapterOptions& options) {
     const std::string computation = "f32 arithmetic with f32 accumulation, f16 and bf16 rounded to nearest even; "

@@ -8,9 +8,6 @@
 
 namespace kcs::cpu_core {
 
-// "host CPU (<model name from /proc/cpuinfo>)", or "host CPU" without one.
-std::string host_device_name();
-
 // What a report reader should know about this instance. For an adapter
 // that offers violations the first line is
 // "violation: NAME; offers: a, b, ...", the second how it computes, and

@@ -1,9 +1,11 @@
 #include "adapter_options.hpp"
 
-#include <charconv>
 #include <set>
 #include <string>
 #include <string_view>
+
+#include "adapter_failure.hpp"
+#include "option_list.hpp"
 
 namespace kcs::cpu_core {
 
@@ -16,12 +18,11 @@ std::string violation_names() {
 }
 
 Outcome parse_threads(std::string_view value, int& threads) {
-    int n = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (error != std::errc() || end != value.data() + value.size() || n < 1 || n > kMaxThreads)
-        return invalid_argument("threads=" + std::string(value) + ": expected a whole number from 1 to " +
-                                std::to_string(kMaxThreads));
-    threads = n;
+    try {
+        threads = device::parse_threads(value);
+    } catch (const device::AdapterFailure& e) {
+        return invalid_argument(e.what());
+    }
     return success();
 }
 

@@ -17,8 +17,6 @@ struct AdapterOptions {
     kernels::Conformer conformer = kernels::Conformer::none;
 };
 
-inline constexpr int kMaxThreads = 1024;
-
 // KCS_INVALID_ARGUMENT, with a message naming the option, for a string
 // that is not key=value, an unknown key, a bad value or a repeated key.
 Outcome parse_options(const AdapterProfile& profile, const char* const* options, std::uint32_t option_count,

@@ -19,7 +19,7 @@ std::vector<kernels::Tensor> unbound(const std::vector<device::TensorRef>& refs)
     return tensors;
 }
 
-Outcome bind_tensors(const std::vector<device::TensorRef>& refs, const char* list, HostBuffers& buffers,
+Outcome bind_tensors(const std::vector<device::TensorRef>& refs, const char* list, device::HostBuffers& buffers,
                      std::vector<kernels::Tensor>& out) {
     for (std::size_t i = 0; i < out.size(); ++i) {
         const device::TensorRef& tensor = refs[i];
@@ -29,10 +29,11 @@ Outcome bind_tensors(const std::vector<device::TensorRef>& refs, const char* lis
             return invalid_argument(what + ": offset " + std::to_string(tensor.offset) +
                                     " is not a multiple of the element size " + std::to_string(element));
         const auto bytes = static_cast<std::uint64_t>(out[i].elements()) * element;
-        std::byte* address = nullptr;
-        if (Outcome o = buffers.locate(tensor.buffer, tensor.offset, bytes, address); !o.ok())
-            return invalid_argument(what + ": " + o.message);
-        out[i].data = address;
+        try {
+            out[i].data = buffers.locate(tensor.buffer, tensor.offset, bytes);
+        } catch (const device::AdapterFailure& e) {
+            return invalid_argument(what + ": " + e.what());
+        }
     }
     return success();
 }
@@ -57,7 +58,7 @@ Outcome describe_op(const kcs_op* op, DescribedOp& described) {
     return success();
 }
 
-Outcome bind_buffers(HostBuffers& buffers, DescribedOp& described) {
+Outcome bind_buffers(device::HostBuffers& buffers, DescribedOp& described) {
     if (Outcome o = bind_tensors(described.request.inputs, "inputs", buffers, described.call.inputs); !o.ok())
         return o;
     return bind_tensors(described.request.outputs, "outputs", buffers, described.call.outputs);

@@ -4,7 +4,7 @@
 
 #include <kcs/adapter.h>
 
-#include "host_buffers.hpp"
+#include "host_device.hpp"
 #include "kcs/reference/kernels.hpp"
 #include "op_request.hpp"
 #include "outcome.hpp"
@@ -27,7 +27,7 @@ Outcome describe_op(const kcs_op* op, DescribedOp& described);
 // exist, the offset must be a multiple of the element size, and the
 // tensor's elements must lie within the buffer. For calls the kernels
 // support, which are contiguous, that is every byte they touch.
-Outcome bind_buffers(HostBuffers& buffers, DescribedOp& described);
+Outcome bind_buffers(device::HostBuffers& buffers, DescribedOp& described);
 
 kcs_status to_status(kernels::Status status);
 

@@ -40,4 +40,13 @@ std::size_t parse_power_of_two(std::string_view key, std::string_view value, std
     return n;
 }
 
+int parse_threads(std::string_view value) {
+    int n = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (error != std::errc() || end != value.data() + value.size() || n < 1 || n > kMaxThreads)
+        invalid("threads=" + std::string(value) + ": expected a whole number from 1 to " +
+                std::to_string(kMaxThreads));
+    return n;
+}
+
 }  // namespace kcs::device

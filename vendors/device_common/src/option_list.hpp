@@ -24,4 +24,8 @@ void for_each_option(const char* const* options, std::uint32_t option_count, std
 // "local_size=N": a power of two from 1 to `max`.
 std::size_t parse_power_of_two(std::string_view key, std::string_view value, std::size_t max);
 
+// "threads=N" of the CPU adapters: a whole number from 1 to kMaxThreads.
+inline constexpr int kMaxThreads = 1024;
+int parse_threads(std::string_view value);
+
 }  // namespace kcs::device
