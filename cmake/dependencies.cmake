@@ -25,3 +25,29 @@ option(KCS_WITH_VULKAN "Build the Vulkan adapter (Vulkan loader and glslc)" ${_k
 if(KCS_WITH_VULKAN AND NOT _kcs_vulkan_found)
   message(FATAL_ERROR "KCS_WITH_VULKAN is ON but the Vulkan loader or glslc was not found: install libvulkan-dev and glslc, or pass -DKCS_WITH_VULKAN=OFF")
 endif()
+
+# Optional CPU BLAS libraries, each certified by its own adapter: ON by
+# default where the packages are present. Each adapter links its library by
+# its own name (libopenblas.so.0, libblis.so.4), never the libblas.so.3
+# alternative that either provides, so that installing both cannot swap one
+# for the other.
+pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
+option(KCS_WITH_OPENBLAS "Build the OpenBLAS adapter (libopenblas-dev)" ${OPENBLAS_FOUND})
+if(KCS_WITH_OPENBLAS AND NOT OPENBLAS_FOUND)
+  message(FATAL_ERROR "KCS_WITH_OPENBLAS is ON but pkg-config finds no openblas: install libopenblas-dev, or pass -DKCS_WITH_OPENBLAS=OFF")
+elseif(NOT OPENBLAS_FOUND)
+  message(STATUS "OpenBLAS not found (pkg-config openblas; libopenblas-dev): the openblas adapter is not built")
+endif()
+
+find_path(BLIS_INCLUDE_DIR blis.h PATH_SUFFIXES blis blis-openmp blis-pthread blis-serial)
+find_library(BLIS_LIBRARY NAMES blis)
+set(_kcs_blis_found OFF)
+if(BLIS_INCLUDE_DIR AND BLIS_LIBRARY)
+  set(_kcs_blis_found ON)
+endif()
+option(KCS_WITH_BLIS "Build the BLIS adapter (libblis-dev)" ${_kcs_blis_found})
+if(KCS_WITH_BLIS AND NOT _kcs_blis_found)
+  message(FATAL_ERROR "KCS_WITH_BLIS is ON but blis.h or libblis was not found: install libblis-dev, or pass -DKCS_WITH_BLIS=OFF")
+elseif(NOT _kcs_blis_found)
+  message(STATUS "BLIS not found (blis.h, libblis; libblis-dev): the blis adapter is not built")
+endif()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A device adapter (opencl, vulkan) through the kcs command line, as CTest runs it:
+# An adapter (opencl, vulkan; openblas and blis for check) through the kcs
+# command line, as CTest runs it:
 #   device_cli_test.sh check   ADAPTER KCS WORK_DIR
 #   device_cli_test.sh certify ADAPTER KCS WORK_DIR EXPECTED_FAILS
 # check:   kcs adapter check ADAPTER must pass every step.
