@@ -113,7 +113,7 @@ public:
             device::invalid("threads=" + std::to_string(*options.threads) + ": this oneDNN's CPU runtime is " +
                             runtime_name(dnnl::version()->cpu_runtime) + "; the adapter sets threads for OpenMP alone");
         context_.engine = dnnl::engine(dnnl::engine::kind::cpu, 0);
-        context_.attr.set_fpmath_mode(options.fpmath);
+        context_.fpmath = options.fpmath;
         const ThreadScope threads(options_.threads);
         for (const device::Request& probe : probes()) {
             std::string impl;

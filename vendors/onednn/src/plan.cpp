@@ -77,7 +77,7 @@ void plan_matmul(const Request& request, const Context& context, Plan& plan) {
         device::unsupported("matmul with K = 0: oneDNN's matmul leaves C unwritten rather than zero");
     const memory::desc a = plain(request.inputs[0]), b = plain(request.inputs[1]), c = plain(request.outputs[0]);
     plan.steps.push_back({offered(plan.label, [&] {
-                              return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, c), context.attr,
+                              return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, c), context.attr(),
                                                                   context.engine);
                           }),
                           {input(DNNL_ARG_SRC, a, 0), input(DNNL_ARG_WEIGHTS, b, 1),
@@ -92,7 +92,7 @@ void plan_softmax(const Request& request, const Context& context, Plan& plan) {
                               using Softmax = dnnl::softmax_v2_forward;
                               return Softmax::primitive_desc(
                                   Softmax::desc(prop_kind::forward_inference, algorithm::softmax_accurate, x, y, 1),
-                                  context.attr, context.engine);
+                                  context.attr(), context.engine);
                           }),
                           {input(DNNL_ARG_SRC, x, 0), output(request, DNNL_ARG_DST, y)}});
 }
@@ -107,7 +107,7 @@ Operand widened(const Request& request, const Context& context, Plan& plan, int 
     plan.scratch_bytes.push_back(vector.elements() * sizeof(float));
     plan.steps.push_back({offered(plan.label, [&] {
                               return dnnl::reorder::primitive_desc(context.engine, from, context.engine, to,
-                                                                   context.attr);
+                                                                   context.attr());
                           }),
                           {input(DNNL_ARG_FROM, from, index), {DNNL_ARG_TO, to, -1, scratch}}});
     return {arg, to, -1, scratch};
@@ -132,7 +132,7 @@ void plan_layernorm(const Request& request, const Context& context, Plan& plan) 
                               const auto flags = dnnl::normalization_flags::use_scale |
                                                  dnnl::normalization_flags::use_shift;
                               return Norm::primitive_desc(Norm::desc(prop_kind::forward_inference, data, eps, flags),
-                                                          context.attr, context.engine);
+                                                          context.attr(), context.engine);
                           }),
                           {input(DNNL_ARG_SRC, data, 0), scale, shift, output(request, DNNL_ARG_DST, y)}});
 }
@@ -153,7 +153,7 @@ void plan_unary(const Request& request, const Context& context, Plan& plan) {
                               using Eltwise = dnnl::eltwise_forward;
                               return Eltwise::primitive_desc(
                                   Eltwise::desc(prop_kind::forward_inference, found->second, x, 0.f, 0.f),
-                                  context.attr, context.engine);
+                                  context.attr(), context.engine);
                           }),
                           {input(DNNL_ARG_SRC, x, 0), output(request, DNNL_ARG_DST, x)}});
 }
@@ -172,7 +172,7 @@ void plan_elementwise(const Request& request, const Context& context, Plan& plan
                                                                         {"maximum", algorithm::binary_max},
                                                                         {"mul_add", algorithm::binary_mul}};
     const memory::desc md = flat(request.outputs[0]);
-    dnnl::primitive_attr attr = context.attr;
+    dnnl::primitive_attr attr = context.attr();
     std::vector<Operand> operands{input(DNNL_ARG_SRC_0, md, 0), input(DNNL_ARG_SRC_1, md, 1),
                                   output(request, DNNL_ARG_DST, md)};
     if (mul_add) {
@@ -199,7 +199,7 @@ void plan_reduction(const Request& request, const Context& context, Plan& plan, 
     const memory::desc dst = plain({src.dims()[0], 1}, request.outputs[0].dtype);
     plan.steps.push_back({offered(plan.label, [&] {
                               return dnnl::reduction::primitive_desc(dnnl::reduction::desc(kind, src, dst, 0.f, 0.f),
-                                                                     context.attr, context.engine);
+                                                                     context.attr(), context.engine);
                           }),
                           {input(DNNL_ARG_SRC, src, 0), output(request, DNNL_ARG_DST, dst)}});
 }
@@ -209,7 +209,7 @@ void plan_cast(const Request& request, const Context& context, Plan& plan) {
     const memory::desc from = flat(request.inputs[0]), to = flat(request.outputs[0]);
     plan.steps.push_back({offered(plan.label, [&] {
                               return dnnl::reorder::primitive_desc(context.engine, from, context.engine, to,
-                                                                   context.attr);
+                                                                   context.attr());
                           }),
                           {input(DNNL_ARG_FROM, from, 0), output(request, DNNL_ARG_TO, to)}});
 }

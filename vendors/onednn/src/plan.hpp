@@ -17,10 +17,18 @@
 namespace kcs::onednn {
 
 // What every primitive of an instance is created with: its engine, and the
-// attributes (the fpmath mode) each primitive starts from.
+// fpmath mode of its attributes.
 struct Context {
     dnnl::engine engine;
-    dnnl::primitive_attr attr;
+    dnnl::fpmath_mode fpmath = dnnl::fpmath_mode::strict;
+
+    // New attributes for one primitive: a copy of dnnl::primitive_attr
+    // shares its handle, so a post-op set on it would reach every primitive.
+    dnnl::primitive_attr attr() const {
+        dnnl::primitive_attr attr;
+        attr.set_fpmath_mode(fpmath);
+        return attr;
+    }
 };
 
 // One argument of a step: oneDNN's argument number, the memory oneDNN

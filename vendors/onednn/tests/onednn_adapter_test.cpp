@@ -1,7 +1,7 @@
 // The oneDNN adapter through the C ABI, as the harness drives it: it
 // declines the operators oneDNN has no primitive for, computes a small
-// matmul exactly and a softmax to within rounding (masked entries exactly
-// +0), declines rather than fails where this CPU lacks a configuration,
+// matmul exactly, a softmax to within rounding (masked entries exactly +0)
+// and a mul_add by its post-op, declines rather than fails where this CPU lacks a configuration,
 // takes its options once and refuses bad ones, and names the
 // implementations oneDNN chose.
 #include <gtest/gtest.h>
@@ -88,6 +88,26 @@ TEST(OneDnnAdapter, ComputesSoftmaxWithMaskedEntriesExactlyZero) {
     EXPECT_EQ(y[9], 0.5f);
     EXPECT_EQ(y[10], 0.0f);
     EXPECT_EQ(y[11], 0.5f);
+}
+
+// mul_add's post-op belongs to its own primitive: an add created after it
+// in the same instance adds two operands, nothing more.
+TEST(OneDnnAdapter, ComputesMulAddAndThenAPlainAdd) {
+    Instance instance(adapter().api());
+    Call fused(instance, "elementwise");
+    fused.function("mul_add");
+    for (const std::vector<float>& v : {std::vector<float>{2, 3, 4}, {5, 6, 7}, {1, 1, 1}})
+        fused.input(KCS_DTYPE_F32, {3}, v);
+    fused.output(KCS_DTYPE_F32, {3});
+    ASSERT_EQ(fused.run(), KCS_OK) << instance.last_error();
+    EXPECT_EQ(fused.result(0), (std::vector<float>{11, 19, 29}));
+    Call add(instance, "elementwise");
+    add.function("add");
+    add.input(KCS_DTYPE_F32, {3}, {2, 3, 4});
+    add.input(KCS_DTYPE_F32, {3}, {5, 6, 7});
+    add.output(KCS_DTYPE_F32, {3});
+    ASSERT_EQ(add.run(), KCS_OK) << instance.last_error();
+    EXPECT_EQ(add.result(0), (std::vector<float>{7, 9, 11}));
 }
 
 // bf16 and f16 depend on the CPU's ISA: where oneDNN creates no primitive
