@@ -217,20 +217,28 @@ void plan_cast(const Request& request, const Context& context, Plan& plan) {
 }  // namespace
 
 Plan plan_of(const Request& request, const Context& context) {
+    using Planner = void (*)(const Request&, const Context&, Plan&);
+    static const std::unordered_map<std::string, Planner> kPlanners{
+        {"matmul", plan_matmul},
+        {"softmax", plan_softmax},
+        {"layernorm", plan_layernorm},
+        {"unary", plan_unary},
+        {"elementwise", plan_elementwise},
+        {"reduce_sum", [](const Request& r, const Context& c, Plan& p) {
+             plan_reduction(r, c, p, algorithm::reduction_sum);
+         }},
+        {"reduce_max", [](const Request& r, const Context& c, Plan& p) {
+             plan_reduction(r, c, p, algorithm::reduction_max);
+         }},
+        {"cast", plan_cast}};
+    const auto planner = kPlanners.find(request.name);
+    if (planner == kPlanners.end())
+        device::unsupported(request.name + ": oneDNN has no primitive the adapter maps it to");
     if (request.outputs.empty() || request.inputs.empty())
         device::invalid(request.name + ": a call needs at least one input and one output");
     Plan plan;
     plan.label = label_of(request);
-    const std::string& name = request.name;
-    if (name == "matmul") plan_matmul(request, context, plan);
-    else if (name == "softmax") plan_softmax(request, context, plan);
-    else if (name == "layernorm") plan_layernorm(request, context, plan);
-    else if (name == "unary") plan_unary(request, context, plan);
-    else if (name == "elementwise") plan_elementwise(request, context, plan);
-    else if (name == "reduce_sum") plan_reduction(request, context, plan, algorithm::reduction_sum);
-    else if (name == "reduce_max") plan_reduction(request, context, plan, algorithm::reduction_max);
-    else if (name == "cast") plan_cast(request, context, plan);
-    else device::unsupported(name + ": oneDNN has no primitive the adapter maps it to");
+    planner->second(request, context, plan);
     device::check_contiguous(request);
     plan.empty = true;
     for (const TensorRef& t : request.outputs) plan.empty = plan.empty && t.elements() == 0;
