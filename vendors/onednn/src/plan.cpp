@@ -195,6 +195,9 @@ void plan_reduction(const Request& request, const Context& context, Plan& plan, 
     else
         device::check_reduce_max(request);
     const TensorRef& x = request.inputs[0];
+    if (row_length(x) == 1)
+        device::unsupported(plan.label + " over rows of one element: oneDNN's reduction refuses a descriptor "
+                                         "whose destination has the source's dimensions");
     const memory::desc src = rows(x, row_length(x));
     const memory::desc dst = plain({src.dims()[0], 1}, request.outputs[0].dtype);
     plan.steps.push_back({offered(plan.label, [&] {
