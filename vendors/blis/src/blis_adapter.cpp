@@ -21,6 +21,11 @@ public:
     // reads its global setting (BLIS_NUM_THREADS, else OMP_NUM_THREADS, else 1).
     explicit Blis(const blas::Options& options)
         : object_(blas::shared_object_of(reinterpret_cast<const void*>(&bli_sgemm_ex))), threads_(options.threads) {
+        // BLIS initializes itself on its first computation, but with
+        // BLIS_ARCH_TYPE set, bli_arch_query_id (describe) before that
+        // aborts the process: 0.9.0 checks the requested arch against
+        // contexts not yet built (frame/base/bli_arch.c).
+        bli_init();
         if (!threads_) return;
         runtime_.emplace();
         bli_rntm_init(&*runtime_);
