@@ -51,3 +51,19 @@ if(KCS_WITH_BLIS AND NOT _kcs_blis_found)
 elseif(NOT _kcs_blis_found)
   message(STATUS "BLIS not found (blis.h, libblis; libblis-dev): the blis adapter is not built")
 endif()
+
+# oneDNN, certified by its own adapter: ON by default where its header and
+# library are present. Found by header and library rather than its CMake
+# package, whose dnnl-config.cmake requires the OpenCL of its GPU runtime.
+find_path(DNNL_INCLUDE_DIR oneapi/dnnl/dnnl.hpp)
+find_library(DNNL_LIBRARY NAMES dnnl)
+set(_kcs_onednn_found OFF)
+if(DNNL_INCLUDE_DIR AND DNNL_LIBRARY)
+  set(_kcs_onednn_found ON)
+endif()
+option(KCS_WITH_ONEDNN "Build the oneDNN adapter (libdnnl-dev)" ${_kcs_onednn_found})
+if(KCS_WITH_ONEDNN AND NOT _kcs_onednn_found)
+  message(FATAL_ERROR "KCS_WITH_ONEDNN is ON but oneapi/dnnl/dnnl.hpp or libdnnl was not found: install libdnnl-dev, or pass -DKCS_WITH_ONEDNN=OFF")
+elseif(NOT _kcs_onednn_found)
+  message(STATUS "oneDNN not found (oneapi/dnnl/dnnl.hpp, libdnnl; libdnnl-dev): the onednn adapter is not built")
+endif()

@@ -5,7 +5,7 @@
 //   Adapter                                kcs_adapter, once defined
 //   kName                                  the adapter's name
 //   create(options, count) -> std::unique_ptr<kcs_adapter>   open a device
-//   info_text(const kcs_adapter&) -> InfoText                what info() reports
+//   info_text(kcs_adapter&) -> InfoText                      what info() reports
 //   supports(kcs_adapter&, const kcs_op*)  throws for what it does not compute
 //   run(kcs_adapter&, const kcs_op*)       computes and waits for the device
 // and its kcs_adapter has `std::string last_error` and `buffers` with
