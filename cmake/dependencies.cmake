@@ -31,13 +31,21 @@ endif()
 # its own name (libopenblas.so.0, libblis.so.4), never the libblas.so.3
 # alternative that either provides, so that installing both cannot swap one
 # for the other.
+# kcs_library_adapter_option(VAR LIBRARY WHERE FOUND): the option VAR that
+# builds the adapter over LIBRARY, ON where the library was FOUND; ON
+# without it is an error, OFF a status line, each saying WHERE it is looked
+# for and which package brings it.
+function(kcs_library_adapter_option var library where found)
+  option(${var} "Build the ${library} adapter (${where})" ${found})
+  if(${var} AND NOT found)
+    message(FATAL_ERROR "${var} is ON but ${library} was not found (${where}): install it, or pass -D${var}=OFF")
+  elseif(NOT found)
+    message(STATUS "${library} not found (${where}): its adapter is not built")
+  endif()
+endfunction()
+
 pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
-option(KCS_WITH_OPENBLAS "Build the OpenBLAS adapter (libopenblas-dev)" ${OPENBLAS_FOUND})
-if(KCS_WITH_OPENBLAS AND NOT OPENBLAS_FOUND)
-  message(FATAL_ERROR "KCS_WITH_OPENBLAS is ON but pkg-config finds no openblas: install libopenblas-dev, or pass -DKCS_WITH_OPENBLAS=OFF")
-elseif(NOT OPENBLAS_FOUND)
-  message(STATUS "OpenBLAS not found (pkg-config openblas; libopenblas-dev): the openblas adapter is not built")
-endif()
+kcs_library_adapter_option(KCS_WITH_OPENBLAS OpenBLAS "pkg-config openblas; libopenblas-dev" "${OPENBLAS_FOUND}")
 
 find_path(BLIS_INCLUDE_DIR blis.h PATH_SUFFIXES blis blis-openmp blis-pthread blis-serial)
 find_library(BLIS_LIBRARY NAMES blis)
@@ -45,12 +53,7 @@ set(_kcs_blis_found OFF)
 if(BLIS_INCLUDE_DIR AND BLIS_LIBRARY)
   set(_kcs_blis_found ON)
 endif()
-option(KCS_WITH_BLIS "Build the BLIS adapter (libblis-dev)" ${_kcs_blis_found})
-if(KCS_WITH_BLIS AND NOT _kcs_blis_found)
-  message(FATAL_ERROR "KCS_WITH_BLIS is ON but blis.h or libblis was not found: install libblis-dev, or pass -DKCS_WITH_BLIS=OFF")
-elseif(NOT _kcs_blis_found)
-  message(STATUS "BLIS not found (blis.h, libblis; libblis-dev): the blis adapter is not built")
-endif()
+kcs_library_adapter_option(KCS_WITH_BLIS BLIS "blis.h, libblis; libblis-dev" ${_kcs_blis_found})
 
 # oneDNN, certified by its own adapter: ON by default where its header and
 # library are present. Found by header and library rather than its CMake
@@ -61,9 +64,4 @@ set(_kcs_onednn_found OFF)
 if(DNNL_INCLUDE_DIR AND DNNL_LIBRARY)
   set(_kcs_onednn_found ON)
 endif()
-option(KCS_WITH_ONEDNN "Build the oneDNN adapter (libdnnl-dev)" ${_kcs_onednn_found})
-if(KCS_WITH_ONEDNN AND NOT _kcs_onednn_found)
-  message(FATAL_ERROR "KCS_WITH_ONEDNN is ON but oneapi/dnnl/dnnl.hpp or libdnnl was not found: install libdnnl-dev, or pass -DKCS_WITH_ONEDNN=OFF")
-elseif(NOT _kcs_onednn_found)
-  message(STATUS "oneDNN not found (oneapi/dnnl/dnnl.hpp, libdnnl; libdnnl-dev): the onednn adapter is not built")
-endif()
+kcs_library_adapter_option(KCS_WITH_ONEDNN oneDNN "oneapi/dnnl/dnnl.hpp, libdnnl; libdnnl-dev" ${_kcs_onednn_found})
