@@ -31,11 +31,18 @@ endif()
 # its own name (libopenblas.so.0, libblis.so.4), never the libblas.so.3
 # alternative that either provides, so that installing both cannot swap one
 # for the other.
-# kcs_library_adapter_option(VAR LIBRARY WHERE FOUND): the option VAR that
-# builds the adapter over LIBRARY, ON where the library was FOUND; ON
-# without it is an error, OFF a status line, each saying WHERE it is looked
-# for and which package brings it.
-function(kcs_library_adapter_option var library where found)
+# kcs_library_adapter_option(VAR LIBRARY WHERE FOUND_VARS...): the option
+# VAR that builds the adapter over LIBRARY, ON where every one of FOUND_VARS
+# (what the searches for it set) is; ON without the library is an error,
+# OFF a status line, each saying WHERE it is looked for and which package
+# brings it.
+function(kcs_library_adapter_option var library where)
+  set(found ON)
+  foreach(required ${ARGN})
+    if(NOT ${required})
+      set(found OFF)
+    endif()
+  endforeach()
   option(${var} "Build the ${library} adapter (${where})" ${found})
   if(${var} AND NOT found)
     message(FATAL_ERROR "${var} is ON but ${library} was not found (${where}): install it, or pass -D${var}=OFF")
@@ -45,23 +52,16 @@ function(kcs_library_adapter_option var library where found)
 endfunction()
 
 pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
-kcs_library_adapter_option(KCS_WITH_OPENBLAS OpenBLAS "pkg-config openblas; libopenblas-dev" "${OPENBLAS_FOUND}")
+kcs_library_adapter_option(KCS_WITH_OPENBLAS OpenBLAS "pkg-config openblas; libopenblas-dev" OPENBLAS_FOUND)
 
 find_path(BLIS_INCLUDE_DIR blis.h PATH_SUFFIXES blis blis-openmp blis-pthread blis-serial)
 find_library(BLIS_LIBRARY NAMES blis)
-set(_kcs_blis_found OFF)
-if(BLIS_INCLUDE_DIR AND BLIS_LIBRARY)
-  set(_kcs_blis_found ON)
-endif()
-kcs_library_adapter_option(KCS_WITH_BLIS BLIS "blis.h, libblis; libblis-dev" ${_kcs_blis_found})
+kcs_library_adapter_option(KCS_WITH_BLIS BLIS "blis.h, libblis; libblis-dev" BLIS_INCLUDE_DIR BLIS_LIBRARY)
 
 # oneDNN, certified by its own adapter: ON by default where its header and
 # library are present. Found by header and library rather than its CMake
 # package, whose dnnl-config.cmake requires the OpenCL of its GPU runtime.
 find_path(DNNL_INCLUDE_DIR oneapi/dnnl/dnnl.hpp)
 find_library(DNNL_LIBRARY NAMES dnnl)
-set(_kcs_onednn_found OFF)
-if(DNNL_INCLUDE_DIR AND DNNL_LIBRARY)
-  set(_kcs_onednn_found ON)
-endif()
-kcs_library_adapter_option(KCS_WITH_ONEDNN oneDNN "oneapi/dnnl/dnnl.hpp, libdnnl; libdnnl-dev" ${_kcs_onednn_found})
+kcs_library_adapter_option(KCS_WITH_ONEDNN oneDNN "oneapi/dnnl/dnnl.hpp, libdnnl; libdnnl-dev" DNNL_INCLUDE_DIR
+                           DNNL_LIBRARY)
