@@ -65,3 +65,10 @@ find_path(DNNL_INCLUDE_DIR oneapi/dnnl/dnnl.hpp)
 find_library(DNNL_LIBRARY NAMES dnnl)
 kcs_library_adapter_option(KCS_WITH_ONEDNN oneDNN "oneapi/dnnl/dnnl.hpp, libdnnl; libdnnl-dev" DNNL_INCLUDE_DIR
                            DNNL_LIBRARY)
+
+# CLBlast, certified by its own adapter on the devices the OpenCL adapter
+# selects: ON by default where pkg-config finds it and the OpenCL adapter is
+# built (it shares that adapter's device selection and buffers).
+pkg_check_modules(CLBLAST QUIET IMPORTED_TARGET clblast)
+kcs_library_adapter_option(KCS_WITH_CLBLAST CLBlast "pkg-config clblast, with KCS_WITH_OPENCL; libclblast-dev"
+                           CLBLAST_FOUND KCS_WITH_OPENCL)

@@ -21,6 +21,7 @@
 #include "abi_entries.hpp"
 #include "host_device.hpp"
 #include "op_request.hpp"
+#include "shared_object.hpp"
 
 namespace kcs::host {
 
@@ -46,11 +47,7 @@ public:
 // its buffer, named by `what` ("matmul: A").
 std::byte* tensor_address(device::HostBuffers& buffers, const device::TensorRef& tensor, const std::string& what);
 
-// The file of the shared object that defines `symbol`, as the dynamic
-// loader found it (dladdr), followed by " -> " and the file it resolves
-// to where that is another (a symlink, e.g. a Debian alternative).
-// Throws AdapterFailure (KCS_DEVICE_ERROR) when no loaded object holds it.
-std::string shared_object_of(const void* symbol);
+using device::shared_object_of;  // shared_object.hpp
 
 }  // namespace kcs::host
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "abi_entries.hpp"
 #include "device.hpp"
@@ -98,15 +99,11 @@ struct Backend {
     static std::unique_ptr<kcs_adapter> create(const char* const* option_strings, std::uint32_t option_count) {
         auto adapter = std::make_unique<kcs_adapter>();
         adapter->options = parse_options(option_strings, option_count);
-        const SelectedDevice selected = select_device(adapter->options);
-        adapter->device = describe_device(selected);
-        cl_int error = CL_SUCCESS;
-        const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
-                                                    reinterpret_cast<cl_context_properties>(selected.platform), 0};
-        adapter->context = Context(clCreateContext(properties, 1, &selected.device, nullptr, nullptr, &error));
-        check_cl(error, "clCreateContext");
-        adapter->queue = Queue(clCreateCommandQueue(adapter->context.get(), selected.device, 0, &error));
-        check_cl(error, "clCreateCommandQueue");
+        OpenDevice opened = open_device(adapter->options);
+        const SelectedDevice selected = opened.selected;
+        adapter->device = std::move(opened.description);
+        adapter->context = std::move(opened.context);
+        adapter->queue = std::move(opened.queue);
         adapter->buffers = std::make_unique<DeviceBuffers>(adapter->context.get(), adapter->queue.get(),
                                                            adapter->device.max_alloc_bytes);
         std::optional<ProgramCache> cache;

@@ -159,4 +159,18 @@ DeviceDescription describe_device(const SelectedDevice& selected) {
     return d;
 }
 
+OpenDevice open_device(const Options& options) {
+    OpenDevice opened;
+    opened.selected = select_device(options);
+    opened.description = describe_device(opened.selected);
+    cl_int error = CL_SUCCESS;
+    const cl_context_properties properties[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(opened.selected.platform), 0};
+    opened.context = Context(clCreateContext(properties, 1, &opened.selected.device, nullptr, nullptr, &error));
+    check_cl(error, "clCreateContext");
+    opened.queue = Queue(clCreateCommandQueue(opened.context.get(), opened.selected.device, 0, &error));
+    check_cl(error, "clCreateCommandQueue");
+    return opened;
+}
+
 }  // namespace kcs::opencl

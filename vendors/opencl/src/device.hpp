@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cl_handle.hpp"
 #include "failure.hpp"
 #include "options.hpp"
 
@@ -39,5 +40,15 @@ struct SelectedDevice {
 SelectedDevice select_device(const Options& options);
 
 DeviceDescription describe_device(const SelectedDevice& selected);
+
+// The selected device with a context and an in-order queue on it: what
+// every adapter over OpenCL (ours, CLBlast's) computes with.
+struct OpenDevice {
+    SelectedDevice selected;
+    DeviceDescription description;
+    Context context;
+    Queue queue;
+};
+OpenDevice open_device(const Options& options);
 
 }  // namespace kcs::opencl

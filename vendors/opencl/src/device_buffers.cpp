@@ -55,4 +55,16 @@ cl_mem DeviceBuffers::memory(kcs_buffer handle, std::uint64_t offset, std::uint6
     return find(handle, offset, bytes, "tensor").memory.get();
 }
 
+BoundTensor DeviceBuffers::bind(const device::TensorRef& tensor, const char* what) const {
+    const std::uint64_t element = device::size_of(tensor.dtype);
+    if (tensor.offset % element != 0)
+        invalid(std::string(what) + ": offset " + std::to_string(tensor.offset) +
+                " is not a multiple of the element size " + std::to_string(element));
+    try {
+        return {memory(tensor.buffer, tensor.offset, tensor.elements() * element), tensor.offset / element};
+    } catch (const AdapterFailure& failure) {
+        invalid(std::string(what) + ": " + failure.what());
+    }
+}
+
 }  // namespace kcs::opencl

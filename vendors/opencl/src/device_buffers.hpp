@@ -9,8 +9,16 @@
 #include <unordered_map>
 
 #include "cl_handle.hpp"
+#include "op_request.hpp"
 
 namespace kcs::opencl {
+
+// A tensor's memory as a kernel sees it: the cl_mem and the element offset
+// of the tensor's first element (kernels, and CLBlast, index from there).
+struct BoundTensor {
+    cl_mem memory = nullptr;
+    cl_ulong at = 0;
+};
 
 class DeviceBuffers {
 public:
@@ -25,6 +33,11 @@ public:
     // The cl_mem holding [offset, offset + bytes) of a buffer, after
     // checking that the range lies within it; nullptr for an empty buffer.
     cl_mem memory(kcs_buffer handle, std::uint64_t offset, std::uint64_t bytes) const;
+
+    // The tensor in device memory: its offset must be a multiple of its
+    // element size and its elements must lie within its buffer; `what`
+    // ("matmul: A") names it in the KCS_INVALID_ARGUMENT otherwise.
+    BoundTensor bind(const device::TensorRef& tensor, const char* what) const;
 
 private:
     struct Entry {

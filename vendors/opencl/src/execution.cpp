@@ -38,18 +38,6 @@ Execution::Execution(cl_context context, cl_command_queue queue, DeviceBuffers& 
       device_(device),
       reduction_local_size_(reduction_local_size) {}
 
-BoundTensor Execution::bind(const TensorRef& tensor, const char* what) const {
-    const std::uint64_t element = size_of(tensor.dtype);
-    if (tensor.offset % element != 0)
-        invalid(std::string(what) + ": offset " + std::to_string(tensor.offset) +
-                " is not a multiple of the element size " + std::to_string(element));
-    try {
-        return {buffers_.memory(tensor.buffer, tensor.offset, tensor.elements() * element), tensor.offset / element};
-    } catch (const AdapterFailure& failure) {
-        invalid(std::string(what) + ": " + failure.what());
-    }
-}
-
 void Execution::set_arg(cl_kernel kernel, cl_uint& index, const BoundTensor& tensor) {
     check_cl(clSetKernelArg(kernel, index++, sizeof(cl_mem), &tensor.memory), "clSetKernelArg (buffer)");
     check_cl(clSetKernelArg(kernel, index++, sizeof(cl_ulong), &tensor.at), "clSetKernelArg (offset)");

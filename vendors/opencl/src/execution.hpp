@@ -16,13 +16,6 @@
 
 namespace kcs::opencl {
 
-// A tensor's memory as a kernel sees it: the cl_mem and the element offset
-// of the tensor's first element (kernels index from there).
-struct BoundTensor {
-    cl_mem memory = nullptr;
-    cl_ulong at = 0;
-};
-
 // A __local buffer of `count` floats, as a kernel argument.
 struct LocalFloats {
     std::size_t count = 0;
@@ -35,9 +28,8 @@ public:
 
     cl_kernel kernel(Family family, const std::string& name) { return programs_.kernel(family, name); }
 
-    // The tensor in device memory: its offset must be a multiple of its
-    // element size and its elements must lie within its buffer.
-    BoundTensor bind(const TensorRef& tensor, const char* what) const;
+    // The tensor in device memory (DeviceBuffers::bind).
+    BoundTensor bind(const TensorRef& tensor, const char* what) const { return buffers_.bind(tensor, what); }
 
     // Sets the kernel's arguments in order: a BoundTensor takes two (the
     // cl_mem and its element offset), LocalFloats one local buffer, any
