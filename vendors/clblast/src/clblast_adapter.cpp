@@ -28,11 +28,16 @@ std::string yes_no(bool value) { return value ? "yes" : "no"; }
 // build_options= sets it for the process; CLBlast keys its compiled
 // programs by routine and parameters, not options, so its caches are
 // cleared for every instance, and each compiles under its own options.
+// CLBlast joins its options with no separator (Program::Build in
+// src/clpp11.hpp, std::accumulate from " "), so the value it reads must end
+// in a space, or its own -cl-std=CL1.1 is glued to the last option and
+// clBuildProgram fails with CL_INVALID_BUILD_OPTIONS (FINDINGS.md).
 std::string apply_build_options(const Options& options) {
-    if (options.build_options) setenv("CLBLAST_BUILD_OPTIONS", options.build_options->c_str(), 1);
+    if (options.build_options) setenv("CLBLAST_BUILD_OPTIONS", (*options.build_options + " ").c_str(), 1);
     ::clblast::ClearCache();
     const char* in_force = std::getenv("CLBLAST_BUILD_OPTIONS");
-    return in_force && *in_force ? in_force : "(none)";
+    const std::string text = in_force ? in_force : "";
+    return text.find_first_not_of(' ') == std::string::npos ? "(none)" : text.substr(0, text.find_last_not_of(' ') + 1);
 }
 
 // What a report reader should know, one item per line.
