@@ -164,6 +164,8 @@ TEST_F(ClblastAdapter, InfoNamesTheLibraryDeviceAndKernelChoice) {
     EXPECT_NE(notes.find("XGEMM_MIN_INDIRECT_SIZE 0"), std::string::npos) << notes;
     EXPECT_NE(notes.find("CLBLAST_BUILD_OPTIONS: -cl-denorms-are-zero"), std::string::npos) << notes;
     EXPECT_NE(notes.find("XgemmDirect: "), std::string::npos) << notes;
+    // CLBlast builds its programs with the option (its own option join needs the adapter's trailing space).
+    expect_exact_matmul(instance, {3, 5}, {5, 4}, {3, 4});
     // An instance opened afterwards with CLBlast's own choice gets CLBlast's threshold back.
     Instance later(adapter().api());
     const std::string later_notes = notes_of(later);
