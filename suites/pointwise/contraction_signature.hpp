@@ -13,12 +13,14 @@
 
 namespace kcs::suites::contraction {
 
-// Whether an IEEE probe's wrong output is one that only a finite-math or
-// no-signed-zeros assumption explains: a NaN the definition gives returned
-// as a finite number (inf - inf or 0 * inf folded, maximum's NaN test
-// folded away: the non-NaN operand), a zero or an infinity of the sign
-// opposite to the definition's (a signed zero taken for the other). Any
-// other wrong value (log(1) returned as 1e-8, say) is not a folding.
+// Whether an IEEE probe's wrong output is the one a finite-math or
+// no-signed-zeros folding gives: a NaN the definition gives returned as a
+// finite number (inf - inf or 0 * inf folded, maximum's NaN test folded
+// away: the non-NaN operand), a zero or an infinity of the sign opposite
+// to the definition's (a signed zero taken for the other). For maximum an
+// x86 maxps-style instruction gives the same values (its second operand
+// when unordered or equal); the signature's text says so. Any other wrong
+// value (log(1) returned as 1e-8, say) is not a folding.
 bool folded_by_finite_math(ref::Format out, double expected, std::uint32_t got);
 
 // What a case's elements were, beside those equal to an allowed evaluation.
