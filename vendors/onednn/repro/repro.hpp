@@ -1,6 +1,7 @@
 // What the oneDNN repros share: oneDNN's own API (dnnl.hpp) on the CPU
-// engine, the bits of a float, an ulp distance, an ISA cap (a repro's
-// --isa NAME) and the matmul as the adapter creates it. No KCS code.
+// engine, the bits of a float, an ulp distance, the ISA cap that
+// `--isa NAME` (first on a repro's command line) sets, and the matmul as
+// the adapter creates it. No KCS code.
 #pragma once
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -68,6 +69,20 @@ inline bool cap_isa(const std::string& name) {
         }
     std::fprintf(stderr, "unknown ISA %s\n", name.c_str());
     return false;
+}
+
+// A leading `--isa NAME` of a repro's command line: caps the ISA and
+// drops the pair from argc/argv, so that the repro's own arguments follow.
+// False (after printing why) for a cap oneDNN refuses.
+inline bool take_isa(int& argc, char**& argv) {
+    if (argc < 3 || std::string(argv[1]) != "--isa") return true;
+    const std::string cap = argv[2];
+    if (!cap_isa(cap)) return false;
+    argv[2] = argv[0];  // the program's name stays first
+    argv += 2;
+    argc -= 2;
+    std::printf("(isa=%s: oneDNN's effective ISA is %s)\n", cap.c_str(), isa_name(dnnl::get_effective_cpu_isa()));
+    return true;
 }
 
 struct Cpu {
