@@ -7,7 +7,8 @@
  * compared bit for bit with the row alone. The data are not KCS's (its
  * generator is its own) but are drawn the same way: N(0,1) for a, B and
  * the other rows. Each library's repro (vendors/NAME/repro/) supplies its
- * sgemm and calls batch_invariance() from main().
+ * sgemm and calls batch_invariance() from main(); the file is C and also
+ * compiles as C++ (the oneDNN repro includes it).
  *
  * Usage: batch_invariance [--threads T] [--n N] [--scan]
  *   --threads T  the library's thread count first (default: its own)
@@ -88,12 +89,13 @@ static int batch_invariance(const struct BatchLibrary* lib, int argc, char** arg
     printf("K = %d, N = %d\n", DEPTH, n);
 
     enum { MAX_M = 1024 };
-    float* b = malloc(sizeof(float) * DEPTH * n);
-    float* a = malloc(sizeof(float) * MAX_M * DEPTH);
-    float* row = malloc(sizeof(float) * DEPTH);
-    float* alone = malloc(sizeof(float) * n);
-    float* again = malloc(sizeof(float) * n);
-    float* c = malloc(sizeof(float) * MAX_M * n);
+    /* The casts let a C++ repro (oneDNN's) include this file too. */
+    float* b = (float*)malloc(sizeof(float) * DEPTH * n);
+    float* a = (float*)malloc(sizeof(float) * MAX_M * DEPTH);
+    float* row = (float*)malloc(sizeof(float) * DEPTH);
+    float* alone = (float*)malloc(sizeof(float) * n);
+    float* again = (float*)malloc(sizeof(float) * n);
+    float* c = (float*)malloc(sizeof(float) * MAX_M * n);
     if (!b || !a || !row || !alone || !again || !c) return 2;
     fill_normal(row, DEPTH, 1);
     fill_normal(b, (size_t)DEPTH * n, 2);
@@ -133,7 +135,7 @@ static int batch_invariance(const struct BatchLibrary* lib, int argc, char** arg
         /* Which rows of an M-row batch differ from their own value alone. */
         printf("rows of each batch that differ from their value alone ('x'), M = 1..64:\n");
         fill_normal(a, (size_t)64 * DEPTH, 3);
-        float* each = malloc(sizeof(float) * 64 * n);
+        float* each = (float*)malloc(sizeof(float) * 64 * n);
         for (int i = 0; i < 64; ++i) gemm(1, n, a + (size_t)i * DEPTH, b, each + (size_t)i * n);
         for (int m = 1; m <= 64; ++m) {
             gemm(m, n, a, b, c);

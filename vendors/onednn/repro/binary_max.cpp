@@ -4,7 +4,7 @@
 //   zero  max(+0, -0) is -0, not +0               (C-CMP-03 elementwise.maximum)
 // IEEE 754-2019 maximum (9.6) returns NaN when either operand is NaN and
 // orders -0 below +0; the catalog's elementwise.maximum is that operation.
-// Usage: binary_max nan|zero|all. Exit 0: the behaviour is seen; 1: not; 2: usage.
+// Usage: binary_max [--isa NAME] nan|zero|all. Exit 0: the behaviour is seen; 1: not; 2: usage.
 #include "repro.hpp"
 
 #include <string>
@@ -12,6 +12,7 @@
 using repro::bits;
 
 int main(int argc, char** argv) {
+    if (!repro::take_isa(argc, argv)) return 2;
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode != "nan" && mode != "zero" && mode != "all") {
         std::fprintf(stderr, "usage: binary_max nan|zero|all\n");

@@ -11,7 +11,7 @@
 //   ftz        exp and logistic flush subnormal results to zero, and are
 //              within 3 ulp (8 for logistic) wherever the result is normal
 //                                                      (C-CMP-02 and C-CMP-01 exp, sigmoid)
-// Usage: eltwise_specials MODE (or `all`, which prints each and exits 0 when any is seen)
+// Usage: eltwise_specials [--isa NAME] MODE (or `all`, which prints each and exits 0 when any is seen)
 // Exit 0: the behaviour is seen; 1: it is not; 2: usage error.
 #include "repro.hpp"
 
@@ -127,6 +127,7 @@ bool ftz() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (!repro::take_isa(argc, argv)) return 2;
     const std::string mode = argc > 1 ? argv[1] : "";
     struct Mode { const char* name; bool (*run)(); const char* what; };
     const Mode modes[] = {{"exp-nan", exp_nan, "exp(NaN) is not NaN"},

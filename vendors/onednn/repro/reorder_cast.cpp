@@ -5,7 +5,7 @@
 //              bf16->f32                             (C-PRC-04 cast)
 //   subnormal  f32 subnormals come out 0 through f32->bf16, not the bf16
 //              subnormal that rounding gives          (C-CMP-02 cast f32-bf16)
-// Usage: reorder_cast negzero|subnormal|all. Exit 0: seen; 1: not; 2: usage.
+// Usage: reorder_cast [--isa NAME] negzero|subnormal|all. Exit 0: seen; 1: not; 2: usage.
 #include "repro.hpp"
 
 #include <string>
@@ -66,6 +66,7 @@ bool subnormal() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (!repro::take_isa(argc, argv)) return 2;
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode != "negzero" && mode != "subnormal" && mode != "all") {
         std::fprintf(stderr, "usage: reorder_cast negzero|subnormal|all\n");

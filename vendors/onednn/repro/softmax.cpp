@@ -5,7 +5,7 @@
 //         everywhere                                       (C-EXC-01 softmax)
 //   ftz   probabilities that should be subnormal are 0, and beyond that the
 //         row is within 3 ulp of exp(x - max) / sum           (C-CMP-02 and C-CMP-01 softmax)
-// Usage: softmax nan|ftz|all. Exit 0: the behaviour is seen; 1: not; 2: usage.
+// Usage: softmax [--isa NAME] nan|ftz|all. Exit 0: the behaviour is seen; 1: not; 2: usage.
 #include "repro.hpp"
 
 #include <string>
@@ -79,6 +79,7 @@ bool ftz(repro::Cpu& cpu) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (!repro::take_isa(argc, argv)) return 2;
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode != "nan" && mode != "ftz" && mode != "all") {
         std::fprintf(stderr, "usage: softmax nan|ftz|all\n");
