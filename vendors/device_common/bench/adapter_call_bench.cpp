@@ -5,7 +5,6 @@
 
 #include <span>
 #include <stdexcept>
-#include <vector>
 
 #include "kcs/host/isolated_adapter.hpp"
 
@@ -13,10 +12,16 @@ namespace kcs::device::bench {
 
 namespace {
 
-kcs_tensor tensor(kcs_buffer buffer, kcs_dtype dtype, std::vector<std::int64_t> shape) {
+std::uint64_t elements(const std::vector<std::int64_t>& shape) {
+    std::uint64_t count = 1;
+    for (const std::int64_t extent : shape) count *= static_cast<std::uint64_t>(extent);
+    return count;
+}
+
+kcs_tensor tensor(kcs_buffer buffer, const std::vector<std::int64_t>& shape) {
     kcs_tensor t{};
     t.buffer = buffer;
-    t.dtype = dtype;
+    t.dtype = KCS_DTYPE_F32;
     t.rank = static_cast<std::uint32_t>(shape.size());
     std::int64_t stride = 1;
     for (std::size_t d = shape.size(); d-- > 0;) {
@@ -27,48 +32,106 @@ kcs_tensor tensor(kcs_buffer buffer, kcs_dtype dtype, std::vector<std::int64_t> 
     return t;
 }
 
+// The adapter loaded in this process through its C ABI, as kcs-worker loads it.
+class Loaded {
+public:
+    Loaded(const char* path, const std::vector<std::string>& options) : library_(dlopen(path, RTLD_NOW | RTLD_LOCAL)) {
+        if (!library_) throw std::runtime_error(dlerror());
+        const auto entry = reinterpret_cast<kcs_adapter_entry_fn>(dlsym(library_, KCS_ADAPTER_ENTRY_SYMBOL));
+        if (!entry || !(api_ = entry(KCS_ADAPTER_ABI_VERSION))) throw std::runtime_error(std::string(path) + ": no adapter entry");
+        std::vector<const char*> raw;
+        for (const std::string& option : options) raw.push_back(option.c_str());
+        if (api_->open(raw.data(), static_cast<std::uint32_t>(raw.size()), &adapter_) != KCS_OK)
+            throw std::runtime_error(api_->last_error(nullptr));
+    }
+    ~Loaded() {
+        api_->close(adapter_);
+        dlclose(library_);
+    }
+    Loaded(const Loaded&) = delete;
+    Loaded& operator=(const Loaded&) = delete;
+
+    // A buffer holding `count` floats, each `value`.
+    kcs_buffer filled(std::uint64_t count, float value) {
+        kcs_buffer buffer = 0;
+        if (api_->alloc(adapter_, count * 4, &buffer) != KCS_OK) throw std::runtime_error(api_->last_error(adapter_));
+        const std::vector<float> values(count, value);
+        api_->write(adapter_, buffer, 0, values.data(), count * 4);
+        return buffer;
+    }
+    const kcs_adapter_api& api() const { return *api_; }
+    kcs_adapter* adapter() const { return adapter_; }
+
+private:
+    void* library_;
+    const kcs_adapter_api* api_ = nullptr;
+    kcs_adapter* adapter_ = nullptr;
+};
+
 }  // namespace
 
-void adapter_reduce_sum(benchmark::State& state, const char* path) {
-    void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!library) throw std::runtime_error(dlerror());
-    const auto entry = reinterpret_cast<kcs_adapter_entry_fn>(dlsym(library, KCS_ADAPTER_ENTRY_SYMBOL));
-    const kcs_adapter_api& api = *entry(KCS_ADAPTER_ABI_VERSION);
-    kcs_adapter* adapter = nullptr;
-    if (api.open(nullptr, 0, &adapter) != KCS_OK) throw std::runtime_error(api.last_error(nullptr));
-    kcs_buffer x = 0, y = 0;
-    api.alloc(adapter, kRows * kLength * 4, &x);
-    api.alloc(adapter, kRows * 4, &y);
-    const std::vector<float> ones(kRows * kLength, 1.0f);
-    api.write(adapter, x, 0, ones.data(), ones.size() * 4);
-    const kcs_tensor in = tensor(x, KCS_DTYPE_F32, {kRows, kLength}), out = tensor(y, KCS_DTYPE_F32, {kRows});
+F32Call reduce_sum_call() { return {"reduce_sum", {{kRows, kLength}}, {{kRows}}}; }
+F32Call matmul_call(std::int64_t m, std::int64_t n, std::int64_t k) { return {"matmul", {{m, k}, {k, n}}, {{m, n}}}; }
+
+void adapter_run(benchmark::State& state, const char* path, const F32Call& call,
+                 const std::vector<std::string>& options) {
+    Loaded loaded(path, options);
+    std::vector<kcs_tensor> inputs, outputs;
+    for (const auto& shape : call.inputs) inputs.push_back(tensor(loaded.filled(elements(shape), 1.0f), shape));
+    for (const auto& shape : call.outputs) outputs.push_back(tensor(loaded.filled(elements(shape), 0.0f), shape));
     kcs_op op{};
     op.struct_size = sizeof op;
-    op.name = "reduce_sum";
+    op.name = call.name.c_str();
     op.accumulate = KCS_DTYPE_F32;
-    op.input_count = 1;
-    op.inputs = &in;
-    op.output_count = 1;
-    op.outputs = &out;
+    op.input_count = static_cast<std::uint32_t>(inputs.size());
+    op.inputs = inputs.data();
+    op.output_count = static_cast<std::uint32_t>(outputs.size());
+    op.outputs = outputs.data();
     op.attribute_size = sizeof(kcs_attribute);
     op.tensor_size = sizeof(kcs_tensor);
     for (auto _ : state)
-        if (api.run(adapter, &op) != KCS_OK) state.SkipWithError(api.last_error(adapter));
-    api.close(adapter);
-    dlclose(library);
+        if (loaded.api().run(loaded.adapter(), &op) != KCS_OK) state.SkipWithError(loaded.api().last_error(loaded.adapter()));
 }
-void isolated_reduce_sum(benchmark::State& state, const char* path) {
-    kcs::host::IsolatedAdapter adapter(path);
-    const auto x = adapter.alloc(kRows * kLength * 4), y = adapter.alloc(kRows * 4);
-    const std::vector<float> ones(kRows * kLength, 1.0f);
-    adapter.write(x.value, 0, std::as_bytes(std::span(ones)));
+
+void isolated_run(benchmark::State& state, const char* path, const F32Call& call,
+                  const std::vector<std::string>& options) {
+    kcs::host::IsolationOptions isolation;
+    isolation.adapter_options = options;
+    kcs::host::IsolatedAdapter adapter(path, isolation);
     kcs::host::Operation op;
-    op.name = "reduce_sum";
+    op.name = call.name;
     op.accumulate = KCS_DTYPE_F32;
-    op.inputs.push_back({x.value, 0, KCS_DTYPE_F32, {kRows, kLength}, {}});
-    op.outputs.push_back({y.value, 0, KCS_DTYPE_F32, {kRows}, {}});
+    const auto add = [&](std::vector<kcs::host::Tensor>& to, const std::vector<std::int64_t>& shape, float value) {
+        const auto buffer = adapter.alloc(elements(shape) * 4);
+        const std::vector<float> values(elements(shape), value);
+        adapter.write(buffer.value, 0, std::as_bytes(std::span(values)));
+        to.push_back({buffer.value, 0, KCS_DTYPE_F32, shape, {}});
+    };
+    for (const auto& shape : call.inputs) add(op.inputs, shape, 1.0f);
+    for (const auto& shape : call.outputs) add(op.outputs, shape, 0.0f);
     for (auto _ : state)
         if (!adapter.run(op).ok()) state.SkipWithError("run failed");
+}
+
+void register_matmul_benchmarks(BareMatmul bare, const char* adapter_path, const std::vector<std::string>& options) {
+    for (const MatmulSize& size : kMatmulSizes) {
+        // "Bare/8x64x64": appended piece by piece, since GCC 12 warns
+        // (-Wrestrict, a false positive) on chains of operator+ with literals.
+        const auto named = [&](const char* layer) {
+            std::string name(layer);
+            name.append("/").append(std::to_string(size.m)).append("x").append(std::to_string(size.n));
+            return name.append("x").append(std::to_string(size.k));
+        };
+        const F32Call call = matmul_call(size.m, size.n, size.k);
+        benchmark::RegisterBenchmark(named("Bare").c_str(), [=](benchmark::State& s) { bare(s, size); })
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(named("Adapter").c_str(),
+                                     [=](benchmark::State& s) { adapter_run(s, adapter_path, call, options); })
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(named("Isolated").c_str(),
+                                     [=](benchmark::State& s) { isolated_run(s, adapter_path, call, options); })
+            ->Unit(benchmark::kMicrosecond);
+    }
 }
 
 }  // namespace kcs::device::bench

@@ -1,20 +1,57 @@
-// The layers of one small call that every device adapter's overhead
-// benchmark measures the same way, for reduce_sum x [8, 64] -> y [8], f32:
-//   adapter_reduce_sum:  the adapter's run() in this process (checks,
-//                        binding, launch, wait), loaded from `path`
-//   isolated_reduce_sum: run() through kcs-worker, as the harness calls it
-// Each adapter's benchmark adds the bare launch + wait of its own kernel.
+// The layers of one call that every adapter's overhead benchmark measures
+// the same way, for an operator call on f32 tensors (F32Call):
+//   adapter_run:  the adapter's run() in this process (checks, binding,
+//                 launch, wait), loaded from `path`
+//   isolated_run: run() through kcs-worker, as the harness calls it
+// Each adapter's benchmark adds the bare call of its own kernel or library.
+// The device adapters time one small reduce_sum (adapter_reduce_sum,
+// isolated_reduce_sum); the host library adapters time matmul over a range
+// of sizes (register_matmul_benchmarks).
 #pragma once
 
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace kcs::device::bench {
 
-inline constexpr std::int64_t kRows = 8, kLength = 64;
+// One operator call: the catalog's operator, its f32 inputs and outputs by
+// shape (row-major, contiguous), each input filled with ones.
+struct F32Call {
+    std::string name;
+    std::vector<std::vector<std::int64_t>> inputs;
+    std::vector<std::vector<std::int64_t>> outputs;
+};
 
-void adapter_reduce_sum(benchmark::State& state, const char* path);
-void isolated_reduce_sum(benchmark::State& state, const char* path);
+inline constexpr std::int64_t kRows = 8, kLength = 64;
+F32Call reduce_sum_call();  // x [kRows, kLength] -> y [kRows]
+F32Call matmul_call(std::int64_t m, std::int64_t n, std::int64_t k);  // A [m, k] x B [k, n] -> C [m, n]
+
+// `options` are the adapter's open() options ("threads=1").
+void adapter_run(benchmark::State& state, const char* path, const F32Call& call,
+                 const std::vector<std::string>& options = {});
+void isolated_run(benchmark::State& state, const char* path, const F32Call& call,
+                  const std::vector<std::string>& options = {});
+
+inline void adapter_reduce_sum(benchmark::State& state, const char* path) { adapter_run(state, path, reduce_sum_call()); }
+inline void isolated_reduce_sum(benchmark::State& state, const char* path) { isolated_run(state, path, reduce_sum_call()); }
+
+// The matmul sizes M x N x K of the host library benchmarks: from a few
+// rows, where the fixed cost of a call dominates, to where the product does.
+struct MatmulSize {
+    std::int64_t m, n, k;
+};
+inline constexpr MatmulSize kMatmulSizes[] = {{8, 64, 64}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
+
+// The library's own call of C = A B (row-major f32, alpha 1, beta 0, A and
+// B filled with ones), set up once outside the timed loop, one product per
+// iteration.
+using BareMatmul = void (*)(benchmark::State& state, const MatmulSize& size);
+
+// Registers, for each of kMatmulSizes, Bare/MxNxK, Adapter/MxNxK and
+// Isolated/MxNxK (microseconds), the adapter opened with `options`.
+void register_matmul_benchmarks(BareMatmul bare, const char* adapter_path, const std::vector<std::string>& options);
 
 }  // namespace kcs::device::bench
