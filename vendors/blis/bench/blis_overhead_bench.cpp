@@ -34,10 +34,5 @@ void bare(benchmark::State& state, const MatmulSize& s) {
 
 int main(int argc, char** argv) {
     bli_init();
-    kcs::device::bench::register_matmul_benchmarks(bare, KCS_BLIS_ADAPTER, {"threads=1"});
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return kcs::device::bench::run_matmul_benchmarks(argc, argv, bare, KCS_BLIS_ADAPTER, {"threads=1"});
 }

@@ -67,10 +67,5 @@ void bare(benchmark::State& state, const MatmulSize& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    kcs::device::bench::register_matmul_benchmarks(bare, KCS_CLBLAST_ADAPTER, {});
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return kcs::device::bench::run_matmul_benchmarks(argc, argv, bare, KCS_CLBLAST_ADAPTER, {});
 }

@@ -134,4 +134,14 @@ void register_matmul_benchmarks(BareMatmul bare, const char* adapter_path, const
     }
 }
 
+int run_matmul_benchmarks(int argc, char** argv, BareMatmul bare, const char* adapter_path,
+                          const std::vector<std::string>& options) {
+    register_matmul_benchmarks(bare, adapter_path, options);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
+
 }  // namespace kcs::device::bench

@@ -54,4 +54,9 @@ using BareMatmul = void (*)(benchmark::State& state, const MatmulSize& size);
 // Isolated/MxNxK (microseconds), the adapter opened with `options`.
 void register_matmul_benchmarks(BareMatmul bare, const char* adapter_path, const std::vector<std::string>& options);
 
+// A host library benchmark's main(): registers the matmul benchmarks as
+// above and runs them with Google Benchmark's command line.
+int run_matmul_benchmarks(int argc, char** argv, BareMatmul bare, const char* adapter_path,
+                          const std::vector<std::string>& options);
+
 }  // namespace kcs::device::bench

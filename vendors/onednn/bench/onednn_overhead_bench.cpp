@@ -51,10 +51,5 @@ int main(int argc, char** argv) {
 #if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
     omp_set_num_threads(1);
 #endif
-    kcs::device::bench::register_matmul_benchmarks(bare, KCS_ONEDNN_ADAPTER, {"threads=1"});
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return kcs::device::bench::run_matmul_benchmarks(argc, argv, bare, KCS_ONEDNN_ADAPTER, {"threads=1"});
 }

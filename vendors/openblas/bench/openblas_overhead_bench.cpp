@@ -30,10 +30,5 @@ void bare(benchmark::State& state, const MatmulSize& s) {
 
 int main(int argc, char** argv) {
     openblas_set_num_threads(1);
-    kcs::device::bench::register_matmul_benchmarks(bare, KCS_OPENBLAS_ADAPTER, {"threads=1"});
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return kcs::device::bench::run_matmul_benchmarks(argc, argv, bare, KCS_OPENBLAS_ADAPTER, {"threads=1"});
 }
