@@ -72,3 +72,19 @@ kcs_library_adapter_option(KCS_WITH_ONEDNN oneDNN "oneapi/dnnl/dnnl.hpp, libdnnl
 pkg_check_modules(CLBLAST QUIET IMPORTED_TARGET clblast)
 kcs_library_adapter_option(KCS_WITH_CLBLAST CLBlast "pkg-config clblast, with KCS_WITH_OPENCL; libclblast-dev"
                            CLBLAST_FOUND KCS_WITH_OPENCL)
+
+# XNNPACK, certified by its own adapter through its operator API: ON by
+# default where its header and library are present, with the two libraries
+# its API is made of (pthreadpool: xnnpack.h includes pthreadpool.h and
+# threads= makes a pool; cpuinfo: what XNNPACK detects of the CPU, which
+# the adapter's info() reports). Debian ships no CMake package or
+# pkg-config file for any of them.
+find_path(XNNPACK_INCLUDE_DIR xnnpack.h)
+find_library(XNNPACK_LIBRARY NAMES XNNPACK)
+find_path(PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
+find_library(PTHREADPOOL_LIBRARY NAMES pthreadpool)
+find_path(CPUINFO_INCLUDE_DIR cpuinfo.h)
+find_library(CPUINFO_LIBRARY NAMES cpuinfo)
+kcs_library_adapter_option(KCS_WITH_XNNPACK XNNPACK
+  "xnnpack.h, libXNNPACK, pthreadpool.h, libpthreadpool, cpuinfo.h, libcpuinfo; libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
+  XNNPACK_INCLUDE_DIR XNNPACK_LIBRARY PTHREADPOOL_INCLUDE_DIR PTHREADPOOL_LIBRARY CPUINFO_INCLUDE_DIR CPUINFO_LIBRARY)

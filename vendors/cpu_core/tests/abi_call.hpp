@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -31,6 +32,12 @@ public:
     void input(kcs_dtype dtype, const std::vector<std::int64_t>& shape, const std::vector<float>& values = {}) {
         spec_.inputs.push_back(place(dtype, shape, values));
     }
+    // A 16-bit input (f16, bf16) given as its elements' bit patterns.
+    void input_bits(kcs_dtype dtype, const std::vector<std::int64_t>& shape, const std::vector<std::uint16_t>& values) {
+        kcs_tensor t = place(dtype, shape, {});
+        std::memcpy(bytes_.data() + t.offset, values.data(), std::min(values.size(), count(t)) * 2);
+        spec_.inputs.push_back(t);
+    }
     void output(kcs_dtype dtype, const std::vector<std::int64_t>& shape) {
         spec_.outputs.push_back(place(dtype, shape, {}));
     }
@@ -45,15 +52,18 @@ public:
     // Output i's floats; every byte outside the outputs (the inputs and the
     // guards) must be as it was written.
     std::vector<float> result(std::size_t i) {
-        std::vector<unsigned char> after(bytes_.size());
-        instance_.read(buffer_, 0, after.data(), after.size());
-        for (std::size_t b = 0; b < after.size(); ++b) {
-            if (in_output(b)) continue;
-            EXPECT_EQ(after[b], bytes_[b]) << "byte " << b << " outside the outputs was written";
-        }
+        const std::vector<unsigned char> after = checked_bytes();
         const kcs_tensor& t = spec_.outputs[i];
         std::vector<float> out(count(t));
         std::memcpy(out.data(), after.data() + t.offset, out.size() * 4);
+        return out;
+    }
+    // Output i's 16-bit elements (f16, bf16) as bit patterns, checked as result() does.
+    std::vector<std::uint16_t> result_bits(std::size_t i) {
+        const std::vector<unsigned char> after = checked_bytes();
+        const kcs_tensor& t = spec_.outputs[i];
+        std::vector<std::uint16_t> out(count(t));
+        std::memcpy(out.data(), after.data() + t.offset, out.size() * 2);
         return out;
     }
 
@@ -78,6 +88,15 @@ private:
         bytes_.resize(t.offset + size, kGuard);
         bytes_.resize(bytes_.size() + 12, kGuard);
         return t;
+    }
+    std::vector<unsigned char> checked_bytes() {
+        std::vector<unsigned char> after(bytes_.size());
+        instance_.read(buffer_, 0, after.data(), after.size());
+        for (std::size_t b = 0; b < after.size(); ++b) {
+            if (in_output(b)) continue;
+            EXPECT_EQ(after[b], bytes_[b]) << "byte " << b << " outside the outputs was written";
+        }
+        return after;
     }
     kcs_op bind() {
         buffer_ = instance_.alloc(bytes_.size());

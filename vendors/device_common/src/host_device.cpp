@@ -22,9 +22,9 @@ std::string trim(const std::string& text) {
 }  // namespace
 
 kcs_buffer HostBuffers::allocate(std::uint64_t bytes) {
-    if (bytes > std::vector<std::byte>().max_size())
+    if (bytes > std::vector<std::byte>().max_size() - slack_)
         fail(KCS_OUT_OF_MEMORY, "cannot allocate " + std::to_string(bytes) + " bytes");
-    buffers_.emplace(next_handle_, std::vector<std::byte>(static_cast<std::size_t>(bytes)));
+    buffers_.emplace(next_handle_, std::vector<std::byte>(static_cast<std::size_t>(bytes + slack_)));
     return next_handle_++;
 }
 
@@ -35,7 +35,7 @@ void HostBuffers::release(kcs_buffer handle) {
 std::vector<std::byte>& HostBuffers::find(kcs_buffer handle, std::uint64_t offset, std::uint64_t bytes) {
     const auto it = buffers_.find(handle);
     if (it == buffers_.end()) invalid("unknown buffer " + std::to_string(handle));
-    const std::uint64_t size = it->second.size();
+    const std::uint64_t size = it->second.size() - slack_;
     // Written so that offset + bytes cannot overflow.
     if (offset > size || bytes > size - offset)
         invalid(range_text(offset, bytes) + " lie outside buffer " + std::to_string(handle) + " of " +

@@ -19,6 +19,12 @@ namespace kcs::device {
 // KCS_OUT_OF_MEMORY for a size that cannot be allocated.
 class HostBuffers {
 public:
+    // `slack` zero bytes follow every buffer, beyond its size and outside
+    // every range the calls below accept: room for a library that reads,
+    // but never writes, a few bytes past the end of its inputs (XNNPACK's
+    // XNN_EXTRA_BYTES). 0 for every adapter whose library reads exactly.
+    explicit HostBuffers(std::uint64_t slack = 0) : slack_(slack) {}
+
     // A new buffer of `bytes` bytes; handles count up from 1 and are never reused.
     kcs_buffer allocate(std::uint64_t bytes);
     void release(kcs_buffer handle);
@@ -36,6 +42,7 @@ private:
 
     std::unordered_map<kcs_buffer, std::vector<std::byte>> buffers_;
     kcs_buffer next_handle_ = 1;  // 0 is never a valid handle
+    std::uint64_t slack_;         // bytes held past each buffer's size
 };
 
 // "host CPU (<model name from /proc/cpuinfo>)", or "host CPU" without one.

@@ -9,6 +9,9 @@
 //                   static std::unique_ptr<kcs::host::Library> open(const char* const* options,
 //                                                                   std::uint32_t option_count); };
 //   KCS_ADAPTER_DEFINE_EXPORTS(kcs::device::AbiEntries<kcs::host::Backend<Module>>::api)
+// A Module whose library reads past the end of its inputs also defines
+//   static constexpr std::uint64_t kReadSlack = BYTES;
+// and every buffer of its instances is followed by that many zero bytes.
 #pragma once
 
 #include <kcs/adapter.h>
@@ -69,6 +72,8 @@ struct Backend {
 
     static std::unique_ptr<kcs_adapter> create(const char* const* options, std::uint32_t option_count) {
         auto adapter = std::make_unique<kcs_adapter>();
+        if constexpr (requires { Module::kReadSlack; })
+            adapter->buffers = std::make_unique<device::HostBuffers>(Module::kReadSlack);
         adapter->library = Module::open(options, option_count);
         return adapter;
     }
