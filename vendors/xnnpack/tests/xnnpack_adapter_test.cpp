@@ -18,6 +18,7 @@
 
 #include "abi_call.hpp"
 #include "loaded_adapter.hpp"
+#include "matmul_abi_checks.hpp"
 
 namespace kcs::cpu_core::test {
 namespace {
@@ -46,29 +47,6 @@ float half_value(std::uint16_t h) {  // normal f16 values and zero alone
     if ((h & 0x7fff) == 0) return (h & 0x8000) ? -0.0f : 0.0f;
     const float magnitude = std::ldexp(static_cast<float>((h & 0x3ff) | 0x400), ((h >> 10) & 0x1f) - 25);
     return (h & 0x8000) ? -magnitude : magnitude;
-}
-
-void expect_exact_matmul(Instance& instance, const std::vector<std::int64_t>& a_shape,
-                         const std::vector<std::int64_t>& b_shape, const std::vector<std::int64_t>& c_shape) {
-    const std::size_t rank = a_shape.size();
-    const std::size_t batch = rank == 3 ? static_cast<std::size_t>(a_shape[0]) : 1;
-    const auto m = static_cast<std::size_t>(a_shape[rank - 2]), k = static_cast<std::size_t>(a_shape[rank - 1]),
-               n = static_cast<std::size_t>(b_shape[rank - 1]);
-    const auto a = whole_numbers(batch * m * k, 1), b = whole_numbers(batch * k * n, 2);
-    Call call(instance, "matmul");
-    call.input(KCS_DTYPE_F32, a_shape, a);
-    call.input(KCS_DTYPE_F32, b_shape, b);
-    call.output(KCS_DTYPE_F32, c_shape);
-    ASSERT_EQ(call.supports(), KCS_OK) << instance.last_error();
-    ASSERT_EQ(call.run(), KCS_OK) << instance.last_error();
-    const auto c = call.result(0);
-    for (std::size_t p = 0; p < batch; ++p)
-        for (std::size_t i = 0; i < m; ++i)
-            for (std::size_t j = 0; j < n; ++j) {
-                float want = 0;
-                for (std::size_t l = 0; l < k; ++l) want += a[(p * m + i) * k + l] * b[(p * k + l) * n + j];
-                EXPECT_EQ(c[(p * m + i) * n + j], want) << "batch " << p << ", C[" << i << ", " << j << "]";
-            }
 }
 
 // B [K, N] is taken as it is (XNN_FLAG_TRANSPOSE_WEIGHTS): a product that
