@@ -38,13 +38,6 @@ protected:
     }
 };
 
-std::string notes_of(Instance& instance) {
-    kcs_info info{};
-    info.struct_size = sizeof info;
-    EXPECT_EQ(instance.api().info(instance.get(), &info), KCS_OK) << instance.last_error();
-    return info.notes ? info.notes : "";
-}
-
 // Both kernels, each forced for every size, and CLBlast's own choice.
 class ClblastKernel : public ::testing::TestWithParam<const char*> {
 protected:

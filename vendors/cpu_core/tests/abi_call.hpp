@@ -117,6 +117,14 @@ private:
     kcs_buffer buffer_ = 0;
 };
 
+// The notes an instance's info() reports (what the adapter says it computes with).
+inline std::string notes_of(Instance& instance) {
+    kcs_info info{};
+    info.struct_size = sizeof info;
+    EXPECT_EQ(instance.api().info(instance.get(), &info), KCS_OK) << instance.last_error();
+    return info.notes ? info.notes : "";
+}
+
 // Small whole numbers: every sum is exact in f32 in any order, so the
 // library's result is known to the bit.
 inline std::vector<float> whole_numbers(std::size_t n, int seed) {

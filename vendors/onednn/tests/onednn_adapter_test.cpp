@@ -23,13 +23,6 @@ LoadedAdapter& adapter() {
     return loaded;
 }
 
-std::string notes_of(Instance& instance) {
-    kcs_info info{};
-    info.struct_size = sizeof info;
-    EXPECT_EQ(instance.api().info(instance.get(), &info), KCS_OK) << instance.last_error();
-    return info.notes ? info.notes : "";
-}
-
 TEST(OneDnnAdapter, DeclinesWhatOneDnnHasNoPrimitiveFor) {
     Instance instance(adapter().api());
     struct Case {

@@ -28,13 +28,6 @@ LoadedAdapter& adapter() {
     return loaded;
 }
 
-std::string notes_of(Instance& instance) {
-    kcs_info info{};
-    info.struct_size = sizeof info;
-    EXPECT_EQ(instance.api().info(instance.get(), &info), KCS_OK) << instance.last_error();
-    return info.notes ? info.notes : "";
-}
-
 // Whole numbers from -5 to 5 as f16 bit patterns (every one exact in f16).
 std::vector<std::uint16_t> half_whole_numbers(std::size_t n, int seed) {
     static const std::uint16_t kHalves[11] = {0xc500, 0xc400, 0xc200, 0xc000, 0xbc00, 0x0000,
