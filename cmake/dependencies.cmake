@@ -88,3 +88,13 @@ find_library(CPUINFO_LIBRARY NAMES cpuinfo)
 kcs_library_adapter_option(KCS_WITH_XNNPACK XNNPACK
   "xnnpack.h, libXNNPACK, pthreadpool.h, libpthreadpool, cpuinfo.h, libcpuinfo; libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
   XNNPACK_INCLUDE_DIR XNNPACK_LIBRARY PTHREADPOOL_INCLUDE_DIR PTHREADPOOL_LIBRARY CPUINFO_INCLUDE_DIR CPUINFO_LIBRARY)
+
+# PyTorch's ATen, certified by the torch adapter through libtorch's C++
+# API: ON by default where its headers and libraries are present. Found by
+# header and library rather than Torch's CMake package, which looks for
+# CUDA and Python and sets global compile flags.
+find_path(TORCH_INCLUDE_DIR ATen/ATen.h)
+find_library(TORCH_CPU_LIBRARY NAMES torch_cpu)
+find_library(C10_LIBRARY NAMES c10)
+kcs_library_adapter_option(KCS_WITH_TORCH "PyTorch (libtorch)" "ATen/ATen.h, libtorch_cpu, libc10; libtorch-dev"
+                           TORCH_INCLUDE_DIR TORCH_CPU_LIBRARY C10_LIBRARY)

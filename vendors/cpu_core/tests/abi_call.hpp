@@ -21,8 +21,9 @@ namespace kcs::cpu_core::test {
 
 inline constexpr unsigned char kGuard = 0xC3;
 
-// An op over tensors in one buffer, each between 12 guard bytes, outputs
-// poisoned with NaN; run() and supports() through the ABI.
+// An op over tensors in one buffer, each between at least 12 guard bytes
+// and aligned to 8 bytes, outputs poisoned with NaN; run() and supports()
+// through the ABI.
 class Call {
 public:
     Call(Instance& instance, std::string name) : instance_(instance), spec_{std::move(name), "", 0, {}, {}, {}} {}
@@ -37,6 +38,21 @@ public:
         kcs_tensor t = place(dtype, shape, {});
         std::memcpy(bytes_.data() + t.offset, values.data(), std::min(values.size(), count(t)) * 2);
         spec_.inputs.push_back(t);
+    }
+    // An index input (i32 or i64), given as its values.
+    void input_indices(kcs_dtype dtype, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& values) {
+        kcs_tensor t = place(dtype, shape, {});
+        for (std::size_t e = 0; e < std::min(values.size(), count(t)); ++e) {
+            const std::int32_t narrow = static_cast<std::int32_t>(values[e]);
+            std::memcpy(bytes_.data() + t.offset + e * element_size(dtype),
+                        dtype == KCS_DTYPE_I32 ? static_cast<const void*>(&narrow) : &values[e], element_size(dtype));
+        }
+        spec_.inputs.push_back(t);
+    }
+    // A named attribute: a flag (KCS_ATTR_BOOL) or a number (KCS_ATTR_FLOAT).
+    void flag(const char* name, bool value) { spec_.attributes.push_back({name, KCS_ATTR_BOOL, value, 0.0, nullptr}); }
+    void number(const char* name, double value) {
+        spec_.attributes.push_back({name, KCS_ATTR_FLOAT, 0, value, nullptr});
     }
     void output(kcs_dtype dtype, const std::vector<std::int64_t>& shape) {
         spec_.outputs.push_back(place(dtype, shape, {}));
@@ -73,10 +89,12 @@ private:
         for (std::uint32_t d = 0; d < t.rank; ++d) n *= static_cast<std::size_t>(t.shape[d]);
         return n;
     }
-    static std::size_t element_size(kcs_dtype dtype) { return dtype == KCS_DTYPE_F32 ? 4 : 2; }
+    static std::size_t element_size(kcs_dtype dtype) {
+        return dtype == KCS_DTYPE_I64 ? 8 : dtype == KCS_DTYPE_F32 || dtype == KCS_DTYPE_I32 ? 4 : 2;
+    }
 
     kcs_tensor place(kcs_dtype dtype, const std::vector<std::int64_t>& shape, const std::vector<float>& values) {
-        bytes_.resize(bytes_.size() + 12, kGuard);
+        bytes_.resize((bytes_.size() + 12 + 7) / 8 * 8, kGuard);  // at least 12 guard bytes, the tensor 8-byte aligned
         const kcs_tensor t = tensor(0, bytes_.size(), dtype, shape);
         const std::size_t size = count(t) * element_size(dtype);
         const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -92,6 +92,13 @@ bool TensorRef::contiguous() const {
     return true;
 }
 
+std::string label_of(const Request& request) {
+    std::string label = request.name + (request.function.empty() ? "" : " " + request.function) + " ";
+    for (std::size_t i = 0; i < request.inputs.size(); ++i)
+        label.append(i ? " x " : "").append(name_of(request.inputs[i].dtype));
+    return label + " -> " + (request.outputs.empty() ? "(no output)" : name_of(request.outputs.front().dtype));
+}
+
 std::string shape_text(const std::vector<std::int64_t>& shape) {
     std::string text = "[";
     for (std::size_t d = 0; d < shape.size(); ++d) text.append(d ? ", " : "").append(std::to_string(shape[d]));

@@ -49,6 +49,10 @@ struct Request {
     double number(const std::string& attribute, double fallback) const;
 };
 
+// "matmul bf16 x bf16 -> f32", "unary exp f32 -> f32": the call's
+// configuration, as messages and info() name it.
+std::string label_of(const Request& request);
+
 // Throws AdapterFailure (KCS_INVALID_ARGUMENT) for a malformed op. Reads
 // the arrays with the element sizes the op carries (KCS-ABI-13). Shared by
 // every adapter built here (cpu_core and the device adapters).

@@ -45,14 +45,6 @@ memory::desc rows(const TensorRef& tensor, std::int64_t columns) {
 }
 std::int64_t row_length(const TensorRef& tensor) { return static_cast<std::int64_t>(device::rows_of(tensor).length); }
 
-// "matmul bf16 x bf16 -> f32", "unary exp f32 -> f32": the configuration as info() lists it.
-std::string label_of(const Request& request) {
-    std::string label = request.name + (request.function.empty() ? "" : " " + request.function) + " ";
-    for (std::size_t i = 0; i < request.inputs.size(); ++i)
-        label.append(i ? " x " : "").append(name_of(request.inputs[i].dtype));
-    return label + " -> " + name_of(request.outputs[0].dtype);
-}
-
 // The primitive descriptor `make` creates, or KCS_UNSUPPORTED with oneDNN's
 // reason when oneDNN offers none for the configuration on this CPU.
 template <class Make>
@@ -240,7 +232,7 @@ Plan plan_of(const Request& request, const Context& context) {
     if (request.outputs.empty() || request.inputs.empty())
         device::invalid(request.name + ": a call needs at least one input and one output");
     Plan plan;
-    plan.label = label_of(request);
+    plan.label = device::label_of(request);
     planner->second(request, context, plan);
     device::check_contiguous(request);
     plan.empty = true;

@@ -46,13 +46,6 @@ struct Plan {
     bool empty = false;  // the output has no elements: nothing to run
 };
 
-std::string label_of(const Request& request) {
-    std::string label = request.name + (request.function.empty() ? "" : " " + request.function) + " ";
-    for (std::size_t i = 0; i < request.inputs.size(); ++i)
-        label.append(i ? " x " : "").append(name_of(request.inputs[i].dtype));
-    return label + " -> " + name_of(request.outputs.front().dtype);
-}
-
 std::string suffix(Dtype dtype) { return dtype == Dtype::f16 ? "f16" : "f32"; }
 
 void plan_matmul(const Request& request, const Settings& settings, Plan& plan) {
@@ -139,7 +132,7 @@ Plan plan_of(const Request& request, const Settings& settings) {
     if (request.inputs.empty() || request.outputs.empty())
         device::invalid(request.name + ": a call needs at least one input and one output");
     Plan plan;
-    plan.label = label_of(request);
+    plan.label = device::label_of(request);
     plan.input = request.inputs[0].dtype, plan.output = request.outputs[0].dtype;
     planner->second(request, settings, plan);
     device::check_contiguous(request);

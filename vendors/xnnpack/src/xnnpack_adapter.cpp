@@ -13,6 +13,7 @@
 
 #include "about.hpp"
 #include "adapter_failure.hpp"
+#include "debian_package.hpp"
 #include "host_library.hpp"
 #include "operators.hpp"
 #include "options.hpp"
@@ -49,7 +50,7 @@ public:
         settings_.pool = pool_.get();
         settings_.f16_matmul = options.f16_matmul;
         const auto arrow = object_.find(" -> ");
-        package_ = package_of(arrow == std::string::npos ? object_ : object_.substr(arrow + 4));
+        package_ = device::package_of(arrow == std::string::npos ? object_ : object_.substr(arrow + 4), "libxnnpack");
         cpu_ = detected_cpu();
         created_ = created_operators();
     }
@@ -87,7 +88,7 @@ private:
     std::string object_;  // the shared object XNNPACK was loaded from
     Pool pool_;           // threads=N's pool; none by default
     Settings settings_;
-    Package package_;
+    device::Package package_;
     std::string cpu_, created_;
 };
 
