@@ -9,6 +9,8 @@
 #                 C-ORD-03 needs strict, where batch_invariant is judged)
 #   --option K=V  an adapter option for `kcs run` (repeatable), e.g.
 #                 threads=1 where the adapter takes it
+#   --claims FILE the claims `kcs run` judges by (default the adapter's
+#                 claims.yaml), e.g. for an option that changes a claim
 set -u
 kcs=$1 adapter=$2 case_id=$3
 shift 3
@@ -18,6 +20,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
   case $1 in
     --profile) profile=$2; shift 2 ;;
     --option) options+=(--option "$2"); shift 2 ;;
+    --claims) options+=(--claims "$2"); shift 2 ;;
     *) echo "repro_agrees: unknown argument $1" >&2; exit 1 ;;
   esac
 done
