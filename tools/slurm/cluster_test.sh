@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CTest test of label slurm: starts a single-node Slurm cluster in a
-# temporary folder (local-cluster), submits a quick certification of
+# temporary folder (local-cluster), submits a smoke certification of
 # reference-cpu as 4 shards with tools/slurm/submit, waits for the merge
 # job, verifies the signed merged report, and tears the cluster down.
 # Exits 77 (CTest: skipped, with the reason printed) when Slurm cannot be
@@ -31,7 +31,7 @@ source "$work/cluster.env"
 "$kcs" keygen --out "$work/lab" --label "slurm test" --development > /dev/null
 start=$(date +%s.%N)
 "$here/submit" --shards 4 --out "$work/run" --key "$work/lab.key" --kcs "$kcs" --wait \
-    -- --adapter reference-cpu --depth quick
+    -- --adapter reference-cpu --depth smoke
 took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 fail() { echo "FAILED: $*" >&2; tail -n 20 "$work"/run/logs/*.log >&2 || true; exit 1; }
@@ -51,4 +51,4 @@ assert all(i["verdict"] is not None for i in p["instances"])
 assert sum(s["instances"] for s in p["merged_from"]) == len(p["instances"])
 print(f"merged report: {len(p['instances'])} instances from 4 shards, profile {p['summary']['profile']['verdict']}")
 PY
-echo "4 shards of reference-cpu at depth quick, submitted, run and merged by Slurm in $took s"
+echo "4 shards of reference-cpu at depth smoke, submitted, run and merged by Slurm in $took s"

@@ -44,6 +44,16 @@ std::string blas_object() {
     return sgemm ? device::shared_object_of(sgemm) + " (sgemm_)" : "libblas.so.3 loaded, without sgemm_";
 }
 
+// Whether ATen calls oneDNN for the operators the adapter maps: for bf16
+// matmul alone, and only where its mkldnn_bf16_device_check() holds
+// (ATen 1.13, native/mkldnn/Utils.h: AVX-512 BW, VL and DQ on x86).
+std::string onednn_use() {
+    const bool avx512 = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                        __builtin_cpu_supports("avx512dq");
+    return std::string("ATen calls it for bf16 matmul on CPUs with AVX-512 BW, VL and DQ alone: ") +
+           (avx512 ? "this one has them" : "not this one, where bf16 matmul runs ATen's own gemm loop");
+}
+
 class Torch final : public host::Library {
 public:
     explicit Torch(const Options& options)
@@ -63,13 +73,13 @@ public:
 
     host::Description describe() const override {
         const std::string version = config_value(config_, "TORCH_VERSION=");
-        const std::string onednn = config_value(config_, "MKL-DNN ", "(\n");
+        const std::string onednn = config_value(config_, "MKL-DNN ", " (\n");
         std::string notes =
             "library: " + object_ + "\nversion: ATen " + version + " (at::show_config's TORCH_VERSION); " +
             package_.text + "\nCPU capability ATen dispatches its vectorised kernels for: " +
             config_value(config_, "CPU capability usage: ", "\n") + "\nBLAS: BLAS_INFO=" +
             config_value(config_, "BLAS_INFO=") + ": " + blas_ + "\noneDNN: " +
-            (at::hasMKLDNN() ? "linked (USE_MKLDNN=ON, " + onednn + ")" : "not linked") +
+            (at::hasMKLDNN() ? "linked (USE_MKLDNN=ON, " + onednn + "); " + onednn_use() : "not linked") +
             "\nparallel backend: " + (config_.find("OpenMP") != std::string::npos ? "OpenMP" : "native") +
             "\nthreads: " + std::to_string(threads_of(options_)) +
             (options_.threads ? " (threads=)" : " (ATen's own choice at start)") +
