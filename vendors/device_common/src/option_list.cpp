@@ -40,6 +40,17 @@ std::size_t parse_power_of_two(std::string_view key, std::string_view value, std
     return n;
 }
 
+std::size_t parse_choice(std::string_view key, std::string_view value, std::initializer_list<std::string_view> choices) {
+    std::string expected;
+    std::size_t index = 0;
+    for (const std::string_view choice : choices) {
+        if (choice == value) return index;
+        expected.append(index == 0 ? "" : index + 1 == choices.size() ? " or " : ", ").append(choice);
+        ++index;
+    }
+    invalid(std::string(key) + "=" + std::string(value) + ": expected " + expected);
+}
+
 int parse_threads(std::string_view value) {
     int n = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,11 @@ void for_each_option(const char* const* options, std::uint32_t option_count, std
 
 // "local_size=N": a power of two from 1 to `max`.
 std::size_t parse_power_of_two(std::string_view key, std::string_view value, std::size_t max);
+
+// "KEY=VALUE" where VALUE is one of `choices` ("decline", "offer"): its
+// index in them; otherwise KCS_INVALID_ARGUMENT naming them
+// ("f16_matmul=yes: expected decline or offer").
+std::size_t parse_choice(std::string_view key, std::string_view value, std::initializer_list<std::string_view> choices);
 
 // "threads=N" of the CPU adapters: a whole number from 1 to kMaxThreads.
 inline constexpr int kMaxThreads = 1024;

@@ -12,7 +12,10 @@
 // x * 0.5 * (1 + erf(x / sqrt 2)) (native/cpu/Activation.cpp,
 // GeluKernelImpl), in which 1 + erf cancels to 0 for large negative x and
 // -inf * 0 is NaN, and for bf16 every operation is a Vectorized<BFloat16>
-// operation rounded to bf16 (the constants too); sigmoid is
+// operation rounded to bf16 (the constants too). For f32 tensors of more
+// than one element ATen calls oneDNN's eltwise_gelu_erf instead
+// (native/Activation.cpp, gelu_out_cpu and use_mkldnn), the same formula
+// in oneDNN's JIT code: gelu-inf and gelu-tail show both; sigmoid is
 // 1 / (1 + exp(-x)) (native/cpu/UnaryOpsKernel.cpp, sigmoid_kernel), whose
 // exp(-x) overflows to inf for x < -88.7 although the true result is a
 // subnormal down to x = -103.3.
@@ -35,11 +38,29 @@ int maximum_zero(at::ScalarType dtype) {
     return repro::verdict(negative > 0, "maximum(+0, -0) is -0 (IEEE 754-2019 maximum orders -0 below +0)");
 }
 
+// Runs `body` with ATen's oneDNN dispatch as it is (on: an f32 gelu of more
+// than one contiguous element is oneDNN's eltwise_gelu_erf) and off
+// (ATen's own GeluKernelImpl, as for one element or bf16 on this CPU);
+// returns what the default dispatch gave.
+template <class Body>
+bool both_paths(at::ScalarType dtype, Body&& body) {
+    const bool seen = body(dtype == at::kFloat ? "oneDNN eltwise_gelu_erf (ATen's dispatch for f32)" : "ATen's GeluKernelImpl");
+    if (dtype == at::kFloat) {
+        at::globalContext().setUserEnabledMkldnn(false);
+        body("ATen's GeluKernelImpl (oneDNN dispatch off)");
+        at::globalContext().setUserEnabledMkldnn(true);
+    }
+    return seen;
+}
+
 int gelu_inf(at::ScalarType dtype) {
-    const at::Tensor y = at::gelu(repro::tensor(std::vector<float>(64, -INFINITY), {64}, dtype), "none");
-    const float first = repro::values(y)[0];
-    std::printf("at::gelu(-inf) = %g (the limit of x Phi(x) at -inf is -0)\n", first);
-    return repro::verdict(std::isnan(first), "gelu(-inf) is NaN: -inf * 0.5 * (1 + erf(-inf)) = -inf * 0");
+    const bool seen = both_paths(dtype, [&](const char* path) {
+        const at::Tensor y = at::gelu(repro::tensor(std::vector<float>(64, -INFINITY), {64}, dtype), "none");
+        const float first = repro::values(y)[0];
+        std::printf("at::gelu(-inf), 64 elements, %s: %g (the limit of x Phi(x) at -inf is -0)\n", path, first);
+        return std::isnan(first);
+    });
+    return repro::verdict(seen, "gelu(-inf) is NaN: -inf * 0.5 * (1 + erf(-inf)) = -inf * 0");
 }
 
 // x Phi(x) = x/2 erfc(-x / sqrt 2), without the cancellation of 1 + erf.
@@ -50,20 +71,25 @@ int gelu_tail(at::ScalarType dtype) {
     // Every x from -20 to -3 in steps of 1/64, in the dtype.
     std::vector<float> x;
     for (int i = 0; i <= 17 * 64; ++i) x.push_back(static_cast<float>(c10::BFloat16(-20.f + i / 64.f)));
-    const std::vector<float> y = repro::values(at::gelu(repro::tensor(x, {static_cast<std::int64_t>(x.size())}, dtype), "none"));
-    double worst = 0;
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const long double want = exact_gelu(x[i]);
-        const float rounded = bf16 ? static_cast<float>(c10::BFloat16(static_cast<float>(want))) : static_cast<float>(want);
-        const double e = repro::ulps(y[i], rounded, bf16);
-        if (e > worst) worst = e, at = i;
-    }
     // The catalog's bounds for gelu: 33 ulp in f32, 4 ulp in bf16.
     const double bound = bf16 ? 4 : 33;
-    std::printf("at::gelu on x in [-20, -3]: worst error %.0f ulp at x = %.9g: got %.9g, x Phi(x) = %.9Lg\n", worst,
-                x[at], y[at], exact_gelu(x[at]));
-    return repro::verdict(worst > bound, "gelu's 1 + erf(x / sqrt 2) cancels for large negative x: error beyond the bound");
+    const bool seen = both_paths(dtype, [&](const char* path) {
+        const std::vector<float> y =
+            repro::values(at::gelu(repro::tensor(x, {static_cast<std::int64_t>(x.size())}, dtype), "none"));
+        double worst = 0;
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const long double want = exact_gelu(x[i]);
+            const float rounded =
+                bf16 ? static_cast<float>(c10::BFloat16(static_cast<float>(want))) : static_cast<float>(want);
+            const double e = repro::ulps(y[i], rounded, bf16);
+            if (e > worst) worst = e, at = i;
+        }
+        std::printf("at::gelu on x in [-20, -3], %s: worst error %.0f ulp at x = %.9g: got %.9g, x Phi(x) = %.9Lg\n",
+                    path, worst, x[at], y[at], exact_gelu(x[at]));
+        return worst > bound;
+    });
+    return repro::verdict(seen, "gelu's 1 + erf(x / sqrt 2) cancels for large negative x: error beyond the bound");
 }
 
 int gelu_bf16_steps() {

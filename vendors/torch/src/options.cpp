@@ -3,7 +3,6 @@
 #include <string>
 #include <string_view>
 
-#include "adapter_failure.hpp"
 #include "option_list.hpp"
 
 namespace kcs::torch {
@@ -14,8 +13,7 @@ constexpr const char* kName = "torch";
 constexpr const char* kAccepted = "threads=N, deterministic=true|false, flush_denormal=true|false, gelu=none|tanh";
 
 bool parse_bool(std::string_view key, const std::string& value) {
-    if (value != "true" && value != "false") device::invalid(std::string(key) + "=" + value + ": expected true or false");
-    return value == "true";
+    return device::parse_choice(key, value, {"false", "true"}) == 1;
 }
 
 }  // namespace
@@ -31,9 +29,7 @@ Options parse_options(const char* const* options, std::uint32_t option_count) {
                                 } else if (key == "flush_denormal") {
                                     parsed.flush_denormal = parse_bool(key, value);
                                 } else if (key == "gelu") {
-                                    if (value != "none" && value != "tanh")
-                                        device::invalid("gelu=" + value + ": expected none or tanh");
-                                    parsed.gelu_tanh = value == "tanh";
+                                    parsed.gelu_tanh = device::parse_choice(key, value, {"none", "tanh"}) == 1;
                                 } else {
                                     device::unknown_option(key, kName, kAccepted);
                                 }

@@ -44,14 +44,17 @@ std::string blas_object() {
     return sgemm ? device::shared_object_of(sgemm) + " (sgemm_)" : "libblas.so.3 loaded, without sgemm_";
 }
 
-// Whether ATen calls oneDNN for the operators the adapter maps: for bf16
-// matmul alone, and only where its mkldnn_bf16_device_check() holds
-// (ATen 1.13, native/mkldnn/Utils.h: AVX-512 BW, VL and DQ on x86).
+// Which of the adapter's calls ATen hands to oneDNN (ATen 1.13,
+// native/Activation.cpp use_mkldnn, native/mkldnn/Utils.h
+// mkldnn_bf16_device_check): f32 gelu with approximate="none" of more than
+// one contiguous element always; bf16 matmul and gelu only on CPUs with
+// AVX-512 BW, VL and DQ.
 std::string onednn_use() {
     const bool avx512 = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
                         __builtin_cpu_supports("avx512dq");
-    return std::string("ATen calls it for bf16 matmul on CPUs with AVX-512 BW, VL and DQ alone: ") +
-           (avx512 ? "this one has them" : "not this one, where bf16 matmul runs ATen's own gemm loop");
+    return std::string("ATen calls it for f32 gelu (approximate none) of more than one element, and for bf16 matmul "
+                       "and gelu on CPUs with AVX-512 BW, VL and DQ: ") +
+           (avx512 ? "this one has them" : "not this one, where bf16 runs ATen's own loops");
 }
 
 class Torch final : public host::Library {

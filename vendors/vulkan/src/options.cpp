@@ -15,8 +15,7 @@ Options parse_options(const char* const* options, std::uint32_t option_count) {
         } else if (key == "local_size") {
             parsed.local_size = parse_power_of_two(key, value, kMaxLocalSize);
         } else if (key == "memory") {
-            if (value != "auto" && value != "staged") invalid("memory=" + value + ": expected auto or staged");
-            parsed.always_staged = value == "staged";
+            parsed.always_staged = parse_choice(key, value, {"auto", "staged"}) == 1;
         } else {
             unknown_option(key, "vulkan", kAccepted);
         }

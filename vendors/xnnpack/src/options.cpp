@@ -3,7 +3,6 @@
 #include <string>
 #include <string_view>
 
-#include "adapter_failure.hpp"
 #include "option_list.hpp"
 
 namespace kcs::xnnpack {
@@ -22,9 +21,7 @@ Options parse_options(const char* const* options, std::uint32_t option_count) {
                                 if (key == "threads") {
                                     parsed.threads = device::parse_threads(value);
                                 } else if (key == "f16_matmul") {
-                                    if (value != "decline" && value != "offer")
-                                        device::invalid("f16_matmul=" + value + ": expected decline or offer");
-                                    parsed.f16_matmul = value == "offer";
+                                    parsed.f16_matmul = device::parse_choice(key, value, {"decline", "offer"}) == 1;
                                 } else {
                                     device::unknown_option(key, kName, kAccepted);
                                 }
