@@ -1,9 +1,11 @@
 // What the oneDNN repros share: oneDNN's own API (dnnl.hpp) on the CPU
-// engine, the bits of a float, an ulp distance, the ISA cap that
-// `--isa NAME` (first on a repro's command line) sets, and the matmul as
-// the adapter creates it. No KCS code.
+// engine, the ISA cap that `--isa NAME` (first on a repro's command line)
+// sets, and the matmul as the adapter creates it (the bits of a float and
+// ulps are device_common/repro/float_bits.hpp's). No KCS code.
 #pragma once
 #include <oneapi/dnnl/dnnl.hpp>
+
+#include "float_bits.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -13,26 +15,6 @@
 #include <vector>
 
 namespace repro {
-
-inline std::uint32_t bits(float x) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, 4);
-    return u;
-}
-inline float from_bits(std::uint32_t u) {
-    float x;
-    std::memcpy(&x, &u, 4);
-    return x;
-}
-// The distance in ulps between two finite floats: how many floats lie
-// between them (the bit patterns, ordered as integers across zero).
-inline double ulps(float a, float b) {
-    auto ordered = [](float x) {
-        const std::int64_t u = bits(x) & 0x7fffffffu;
-        return (bits(x) >> 31) ? -u : u;
-    };
-    return static_cast<double>(std::llabs(ordered(a) - ordered(b)));
-}
 
 // oneDNN's name of an ISA value (its dnnl_cpu_isa_t names), or "other".
 inline const char* isa_name(dnnl::cpu_isa isa) {

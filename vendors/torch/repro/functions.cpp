@@ -82,7 +82,7 @@ int gelu_tail(at::ScalarType dtype) {
             const long double want = exact_gelu(x[i]);
             const float rounded =
                 bf16 ? static_cast<float>(c10::BFloat16(static_cast<float>(want))) : static_cast<float>(want);
-            const double e = repro::ulps(y[i], rounded, bf16);
+            const double e = bf16 ? repro::bf16_ulps(y[i], rounded) : repro::ulps(y[i], rounded);
             if (e > worst) worst = e, at = i;
         }
         std::printf("at::gelu on x in [-20, -3], %s: worst error %.0f ulp at x = %.9g: got %.9g, x Phi(x) = %.9Lg\n",

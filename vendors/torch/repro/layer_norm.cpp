@@ -54,7 +54,7 @@ int bf16_statistics() {
     const std::vector<float> y32 = repro::values(layer_norm(u, 64, g, b, at::kFloat));
     std::size_t off = 0;
     for (std::size_t i = 0; i < u.size(); ++i)
-        off += repro::ulps(y16[i], static_cast<float>(c10::BFloat16(y32[i])), true) > 1;
+        off += repro::bf16_ulps(y16[i], static_cast<float>(c10::BFloat16(y32[i]))) > 1;
     std::printf("at::layer_norm bf16: constant rows of 7 give outputs up to %g (exactly 0 expected); rows of 64 "
                 "uniform(0, 1): %zu of %zu outputs more than 1 bf16 ulp from the f32 layer norm rounded to bf16\n",
                 worst, off, u.size());

@@ -75,7 +75,7 @@ int bf16_attention() {
     std::size_t off = 0;
     double worst = 0;
     for (std::size_t i = 0; i < o16.size(); ++i) {
-        const double e = repro::ulps(o16[i], static_cast<float>(B(o32[i])), true);
+        const double e = repro::bf16_ulps(o16[i], static_cast<float>(B(o32[i])));
         off += e > 1;
         worst = std::max(worst, e);
     }

@@ -1,5 +1,6 @@
-// What the ATen repros share: tensors from host vectors, the bits of f32
-// and bf16 values, an ulp distance, seeded inputs, and the verdict line.
+// What the ATen repros share: tensors from host vectors, bf16 bits and
+// ulps, seeded inputs (the bits of a float, ulps and the verdict line are
+// device_common/repro/float_bits.hpp's).
 // ATen (ATen/ATen.h) and c10's BFloat16 alone, no KCS code, called as the
 // torch adapter calls them (operators.cpp): contiguous tensors, ATen's own
 // thread count. Each repro exits 0 when it sees its behaviour, 1 when not,
@@ -7,6 +8,8 @@
 #pragma once
 #include <ATen/ATen.h>
 #include <c10/util/BFloat16.h>
+
+#include "float_bits.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -19,22 +22,10 @@
 
 namespace repro {
 
-inline std::uint32_t bits(float x) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, 4);
-    return u;
-}
 inline std::uint16_t bf16_bits(c10::BFloat16 x) { return x.x; }
 
-// The distance in ulps between two finite floats (bit patterns ordered as
-// integers across zero); for bf16 values held in floats, in bf16 ulps.
-inline double ulps(float a, float b, bool bf16 = false) {
-    auto ordered = [](float x) {
-        const std::int64_t u = bits(x) & 0x7fffffffu;
-        return (bits(x) >> 31) ? -u : u;
-    };
-    return static_cast<double>(std::llabs(ordered(a) - ordered(b))) / (bf16 ? 65536.0 : 1.0);
-}
+// The distance in ulps of bf16 values held in floats: in bf16 ulps.
+inline double bf16_ulps(float a, float b) { return ulps(a, b) / 65536.0; }
 
 // A tensor of `shape` holding `values` (f32), in `dtype` (rounded to nearest even).
 inline at::Tensor tensor(const std::vector<float>& values, at::IntArrayRef shape, at::ScalarType dtype) {
@@ -70,10 +61,6 @@ inline at::ScalarType dtype_of(const std::string& name) {
     std::exit(2);
 }
 
-inline int verdict(bool seen, const char* behaviour) {
-    std::printf("%s: %s\n", seen ? "SEEN" : "NOT SEEN", behaviour);
-    return seen ? 0 : 1;
-}
 
 // Runs a repro's body; an ATen error exits 2 with its message.
 template <class Body>

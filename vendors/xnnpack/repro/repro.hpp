@@ -1,11 +1,14 @@
 // What the XNNPACK repros share: XNNPACK's operator API (xnnpack.h) as the
 // xnnpack adapter calls it (no thread pool, output range [-inf, +inf],
-// fully connected with XNN_FLAG_TRANSPOSE_WEIGHTS), the bits of f32 and
-// f16 values, an ulp distance, and inputs padded by XNN_EXTRA_BYTES. No
+// fully connected with XNN_FLAG_TRANSPOSE_WEIGHTS), the value of an f16
+// bit pattern, and inputs padded by XNN_EXTRA_BYTES (the bits of a float,
+// ulps and the verdict line are device_common/repro/float_bits.hpp's). No
 // KCS code. Each repro exits 0 when it sees its behaviour, 1 when not, 2
 // on a usage or XNNPACK error.
 #pragma once
 #include <xnnpack.h>
+
+#include "float_bits.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -18,16 +21,6 @@ namespace repro {
 
 inline constexpr float kInf = INFINITY;
 
-inline std::uint32_t bits(float x) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, 4);
-    return u;
-}
-inline float from_bits(std::uint32_t u) {
-    float x;
-    std::memcpy(&x, &u, 4);
-    return x;
-}
 // The value of an f16 bit pattern, exactly (every f16 is an f32).
 inline float half_value(std::uint16_t h) {
     const int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
@@ -36,16 +29,6 @@ inline float half_value(std::uint16_t h) {
     if (exponent == 0) return sign * std::ldexp(static_cast<float>(mantissa), -24);
     return sign * std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
 }
-// The distance in ulps between two finite floats: how many floats lie
-// between them (the bit patterns, ordered as integers across zero).
-inline double ulps(float a, float b) {
-    auto ordered = [](float x) {
-        const std::int64_t u = bits(x) & 0x7fffffffu;
-        return (bits(x) >> 31) ? -u : u;
-    };
-    return static_cast<double>(std::llabs(ordered(a) - ordered(b)));
-}
-
 // Exits 2, saying which call failed, unless XNNPACK returned success.
 inline void check(xnn_status status, const char* call) {
     if (status == xnn_status_success) return;
@@ -160,9 +143,5 @@ inline std::vector<float> sigmoid(const std::vector<float>& x) {
     return y;
 }
 
-inline int verdict(bool seen, const char* behaviour) {
-    std::printf("%s: %s\n", seen ? "SEEN" : "NOT SEEN", behaviour);
-    return seen ? 0 : 1;
-}
 
 }  // namespace repro
