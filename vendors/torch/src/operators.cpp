@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -145,11 +146,14 @@ void translated(const std::string& label, Body&& body) {
 }
 
 // ATen's global state for the calls of one instance, set before each call:
-// instances in one process may differ. Flush-to-zero is the calling
-// thread's (MXCSR), so it is undone after the call.
+// instances in one process may differ. The settings are the process's, so
+// one call at a time holds them (two instances used from two threads at
+// once, KCS-ABI-6, take turns rather than run under each other's
+// settings). Flush-to-zero is the calling thread's (MXCSR), so it is undone
+// after the call.
 class Scope {
 public:
-    explicit Scope(const Options& options) : flush_(options.flush_denormal) {
+    explicit Scope(const Options& options) : lock_(mutex()), flush_(options.flush_denormal) {
         at::set_num_threads(threads_of(options));
         at::globalContext().setDeterministicAlgorithms(options.deterministic, false);
         if (flush_) at::globalContext().setFlushDenormal(true);
@@ -161,6 +165,11 @@ public:
     Scope& operator=(const Scope&) = delete;
 
 private:
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    std::lock_guard<std::mutex> lock_;
     bool flush_;
 };
 

@@ -4,8 +4,9 @@
 // an out-of-range index as KCS_OUT_OF_RANGE, all within the tensors they
 // are given (outputs poisoned, guard bytes around every tensor); what ATen
 // does not compute declined with ATen's own reason; each option doing what
-// it says (flush_denormal flushes and is undone after the call, gelu=tanh
-// is the tanh form); bad options refused; info() naming ATen, its BLAS and
+// it says (flush_denormal flushes and is undone after the call, also with
+// another instance on another thread at once; gelu=tanh is the tanh form);
+// bad options refused; info() naming ATen, its BLAS and
 // oneDNN.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "abi_call.hpp"
@@ -206,6 +208,33 @@ TEST(TorchAdapter, FlushesSubnormalsOnlyWhenAskedAndOnlyWithinTheCall) {
     EXPECT_EQ(product(plain), tiny);
     EXPECT_EQ(product(flushing), 0.0f);
     EXPECT_EQ(product(plain), tiny);
+}
+
+// Two instances with different settings, used from two threads at once,
+// each compute under their own: the flush of one (MXCSR, its calling
+// thread's) never reaches the other's results.
+TEST(TorchAdapter, InstancesOnTwoThreadsKeepTheirOwnSettings) {
+    const float tiny = std::ldexp(1.0f, -140);
+    const auto products = [&](const std::vector<std::string>& options, std::vector<float>& seen) {
+        Instance instance(adapter().api(), options);
+        for (int i = 0; i < 200; ++i) {
+            Call call(instance, "elementwise");
+            call.function("mul");
+            call.input(KCS_DTYPE_F32, {64}, std::vector<float>(64, tiny));
+            call.input(KCS_DTYPE_F32, {64}, std::vector<float>(64, 1.0f));
+            call.output(KCS_DTYPE_F32, {64});
+            if (call.run() != KCS_OK) return;
+            for (const float y : call.result(0)) seen.push_back(y);
+        }
+    };
+    std::vector<float> flushed, kept;
+    std::thread flushing([&] { products({"flush_denormal=true"}, flushed); });
+    products({}, kept);
+    flushing.join();
+    ASSERT_EQ(flushed.size(), 200u * 64u);
+    ASSERT_EQ(kept.size(), 200u * 64u);
+    EXPECT_EQ(std::count(flushed.begin(), flushed.end(), 0.0f), static_cast<long>(flushed.size()));
+    EXPECT_EQ(std::count(kept.begin(), kept.end(), tiny), static_cast<long>(kept.size()));
 }
 
 TEST(TorchAdapter, GeluTanhIsTheTanhForm) {
