@@ -98,3 +98,15 @@ find_library(TORCH_CPU_LIBRARY NAMES torch_cpu)
 find_library(C10_LIBRARY NAMES c10)
 kcs_library_adapter_option(KCS_WITH_TORCH "PyTorch (libtorch)" "ATen/ATen.h, libtorch_cpu, libc10; libtorch-dev"
                            TORCH_INCLUDE_DIR TORCH_CPU_LIBRARY C10_LIBRARY)
+
+# The CUDA toolkit (nvcc is not needed: the adapters over CUDA are host
+# code over the runtime and the libraries): the cuBLAS adapter, ON by
+# default where the toolkit's cuBLAS and runtime are found; without a GPU
+# it builds and its tests that need a device are SKIPPED.
+find_package(CUDAToolkit QUIET)
+set(_kcs_cublas_found OFF)
+if(CUDAToolkit_FOUND AND TARGET CUDA::cublas AND TARGET CUDA::cudart)
+  set(_kcs_cublas_found ON)
+endif()
+kcs_library_adapter_option(KCS_WITH_CUBLAS cuBLAS "the CUDA toolkit's cublas_v2.h, libcublas and libcudart (find_package(CUDAToolkit); CUDA_HOME or nvcc on PATH)"
+                           _kcs_cublas_found)

@@ -19,7 +19,7 @@ mode="$1" adapter="$2" kcs="$3" work="$4"
 mkdir -p "$work"
 
 listing="$("$kcs" adapter list "$adapter" 2>&1 || true)"
-if grep -qiE "no (opencl |vulkan |physical )?(platform|device|driver)" <<<"$listing"; then
+if grep -qiE "no (opencl |vulkan |cuda |physical )?(platform|device|driver)" <<<"$listing"; then
   echo "SKIPPED: the $adapter adapter finds no device here:"
   echo "$listing"
   exit 77
