@@ -229,6 +229,28 @@ TEST_F(CertifyCli, AnUnusableAdapterExitsTwoWithTheLoadersMessage) {
     EXPECT_FALSE(fs::exists(dir_ / "report"));
 }
 
+// A flush or a contraction counts only where the profile accepts the claim
+// (spec/SPEC.md section 4): the calibration conformers that flush and that
+// contract, with those claims, PASS under core and FAIL under strict,
+// which refuses both claims and judges as preserve and off.
+TEST_F(CertifyCli, StrictJudgesAClaimItRefusesAsTheValueItAccepts) {
+    std::ofstream(dir_ / "claims.yaml") << "subnormals: flush\nfp_contract: \"on\"\n";
+    const std::string claims = " --claims " + (dir_ / "claims.yaml").string();
+    struct Case {
+        const char* conformer;
+        const char* id;
+    };
+    for (const Case& c : {Case{"ftz", "v1/C-CMP-02/cast/f32-f16/shapes-sweep"},
+                          Case{"fma", "v1/C-CMP-03/elementwise.mul_add/f32xf32xf32-f32/shapes-sweep"}}) {
+        for (const char* profile : {"core", "strict"}) {
+            const Outcome r = kcs(std::string("run --adapter calibration --option conforming=") + c.conformer + claims +
+                                  " --profile " + profile + " --depth smoke --case " + c.id + " --seed 1");
+            EXPECT_EQ(verdict_line(r.out), std::string(profile) == "core" ? "PASS" : "FAIL")
+                << c.conformer << " under " << profile << ":\n" << r.out << r.err;
+        }
+    }
+}
+
 TEST_F(CertifyCli, RunOfAnUnknownCaseExitsTwoWithTheClosestId) {
     const Outcome r =
         kcs("run --adapter reference-cpu --depth smoke --case v1/C-ORD-02/reduce_maxx/f32-f32/shapes-sweep --seed 1");

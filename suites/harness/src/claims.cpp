@@ -152,6 +152,13 @@ std::vector<RejectedClaim> claims_not_accepted(const spec::Profile& profile, con
     return out;
 }
 
+Claims judged_under(const spec::Profile& profile, const Claims& claims) {
+    Claims judged = claims;
+    for (const RejectedClaim& refused : claims_not_accepted(profile, claims))
+        if (refused.accepted.size() == 1) judged.values[refused.id] = refused.accepted.front();
+    return judged;
+}
+
 void scope_claims(Claims& claims, const spec::Catalog& catalog, const std::vector<std::string>& declined_operators) {
     const auto declined = [&](const std::string& op) {
         return std::find(declined_operators.begin(), declined_operators.end(), op) != declined_operators.end();

@@ -143,6 +143,7 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
                     i.parameters = parameters;
                     i.depth = request.depth->id;
                     i.requirement = requirement;
+                    i.profile = request.profile;
                     i.not_applicable_reason = not_applicable_reason(*contract, requirement, *op, config, request.claims);
                     i.applicable = i.not_applicable_reason.empty();
                     plan.push_back(std::move(i));

@@ -40,7 +40,8 @@ CaseResult run_probe(const Probe& probe, const Instance& instance, const spec::C
                             "supports() answered KCS_UNSUPPORTED, before any data existed, for every invocation "
                             "the case declares: " + support.declined_text);
     device.reseed(seed);
-    ProbeContext context(instance, catalog, claims, seed, device, &support.declined);
+    const Claims judged = instance.profile ? judged_under(*instance.profile, claims) : claims;
+    ProbeContext context(instance, catalog, judged, seed, device, &support.declined);
     CaseResult result;
     try {
         result = probe.measure(context);

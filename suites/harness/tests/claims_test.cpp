@@ -213,5 +213,26 @@ TEST_F(ClaimsFile, ProfilesRejectClaimValuesTheyDoNotAccept) {
                                                   "subnormals=flush"}));
 }
 
+// A case is judged by the claims its profile accepts: under strict, a
+// declared flush or contraction counts as preserve and off (spec/SPEC.md
+// section 4); under core, which accepts them, the declared values stand.
+TEST_F(ClaimsFile, ACaseIsJudgedByTheValuesItsProfileAccepts) {
+    const spec::Profile& core = *catalog().find_profile("core");
+    const spec::Profile& strict = *catalog().find_profile("strict");
+    const auto flush = load("subnormals: flush\nfp_contract: \"on\"\nmasked_row: zero\n");
+    ASSERT_TRUE(flush.diagnostics.empty()) << only_problem(flush);
+
+    EXPECT_EQ(judged_under(core, flush.claims).values, flush.claims.values);
+    const Claims judged = judged_under(strict, flush.claims);
+    EXPECT_EQ(judged.at("subnormals"), "preserve");
+    EXPECT_EQ(judged.at("fp_contract"), "off");
+    EXPECT_EQ(judged.at("deterministic"), "true");
+    EXPECT_EQ(judged.at("batch_invariant"), "true");
+    EXPECT_EQ(judged.at("masked_row"), "zero");       // strict accepts it
+    EXPECT_EQ(judged.at("oob_policy"), "undefined");  // refused, but strict accepts three values
+    EXPECT_EQ(judged.declared, flush.claims.declared);
+    EXPECT_EQ(judged.digest, flush.claims.digest);
+}
+
 }  // namespace
 }  // namespace kcs::harness

@@ -52,6 +52,17 @@ struct RejectedClaim {
 // the run does not need (Claims::not_needed) is never rejected.
 std::vector<RejectedClaim> claims_not_accepted(const spec::Profile& profile, const Claims& claims);
 
+// The claims an instance of `profile` is judged by. A value the profile
+// refuses is replaced by the one value it accepts, where it accepts exactly
+// one; for strict that is subnormals: preserve and fp_contract: off. The
+// reason is spec/SPEC.md section 4: a flush or a contraction is allowed
+// only where the profile accepts the claim. A refused value among several
+// accepted ones (oob_policy: undefined under strict) stays: no single value
+// speaks for the profile, and the refusal already makes the profile
+// NON-CONFORMANT. The plan's applicability and the report keep the
+// declared values (claims_not_accepted names the refused ones).
+Claims judged_under(const spec::Profile& profile, const Claims& claims);
+
 // Marks as not needed every claim whose catalog entry names operators
 // (spec::Claim::operators) all of which the adapter declines as a whole
 // (`declined_operators`, found by asking its supports()): SPEC.md section 8.

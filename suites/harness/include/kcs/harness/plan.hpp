@@ -24,6 +24,7 @@ struct Instance {
     spec::Json parameters;                // parameter name -> value at the plan's depth
     std::string depth;                    // the plan's depth id: a probe sweeps exhaustively at full
     std::string requirement;              // the profile's: required | if_claimed
+    const spec::Profile* profile = nullptr;  // the plan's: its cases are judged by judged_under(*profile, claims)
     // NOT_APPLICABLE instances stay in the plan, with the reason, so that a
     // report accounts for every instance of the profile.
     bool applicable = true;
