@@ -5,6 +5,8 @@
 //   gelu-tail DTYPE        gelu(x) for x below about -5 is far from x Phi(x)   (C-CMP-01 unary.gelu)
 //   gelu-bf16-steps        bf16 gelu rounds to bf16 after every operation      (C-PRC-04 unary.gelu bf16)
 //   sigmoid-underflow DTYPE  sigmoid(x) is 0 where the true value is subnormal (C-CMP-01, C-CMP-02 unary.sigmoid)
+//   addcmul-fused DTYPE  (strict) addcmul(c, a, b) is a * b + c rounded once   (C-CMP-03 elementwise.mul_add,
+//                        (f32: one FMA; bf16: in f32, then rounded to bf16)   under fp_contract: off)
 // DTYPE: f32, f16 or bf16 (gelu and sigmoid: f32 or bf16). The causes, in
 // ATen 1.13.1's source: maximum's vector body is at::vec::maximum, AVX2
 // _mm256_max_ps, which returns its second operand for two zeros (its
@@ -122,6 +124,29 @@ int sigmoid_underflow(at::ScalarType dtype) {
     return repro::verdict(y == 0 && want > 1e-45L, "sigmoid(x) is 0 where exp(-x) overflows, though the true value is a subnormal");
 }
 
+// mul_add(a, b, -RN(a * b)) as KCS probes it: 0 when the product is
+// rounded before the add, its rounding error when fused.
+int addcmul_fused(at::ScalarType dtype) {
+    // f32 operands with full mantissas (bf16 ones would multiply exactly in f32).
+    std::vector<float> a(64), b(64), c(64);
+    for (int i = 0; i < 64; ++i) {
+        a[i] = 1.0f + static_cast<float>(i) * 0.0123457f;
+        b[i] = 3.0f - static_cast<float>(i) * 0.0271828f;
+    }
+    if (dtype == at::kBFloat16) a = repro::bf16_normal(64, 21), b = repro::bf16_normal(64, 22);
+    for (int i = 0; i < 64; ++i) {
+        const float product = dtype == at::kBFloat16 ? static_cast<float>(c10::BFloat16(a[i] * b[i])) : a[i] * b[i];
+        c[i] = -product;
+    }
+    const std::vector<float> y = repro::values(
+        at::addcmul(repro::tensor(c, {64}, dtype), repro::tensor(a, {64}, dtype), repro::tensor(b, {64}, dtype)));
+    int nonzero = 0;
+    for (const float v : y) nonzero += v != 0;
+    std::printf("at::addcmul(-RN(a * b), a, b) over 64 elements: %d of 64 are not 0 (the product's rounding error)\n",
+                nonzero);
+    return repro::verdict(nonzero > 0, "addcmul rounds a * b + c once, a fused multiply-add");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,7 +157,8 @@ int main(int argc, char** argv) {
         if (mode == "gelu-tail") return gelu_tail(repro::dtype_of(dtype));
         if (mode == "gelu-bf16-steps") return gelu_bf16_steps();
         if (mode == "sigmoid-underflow") return sigmoid_underflow(repro::dtype_of(dtype));
-        std::fprintf(stderr, "usage: functions maximum-zero|gelu-inf|gelu-tail|gelu-bf16-steps|sigmoid-underflow [f32|f16|bf16]\n");
+        if (mode == "addcmul-fused") return addcmul_fused(repro::dtype_of(dtype));
+        std::fprintf(stderr, "usage: functions maximum-zero|gelu-inf|gelu-tail|gelu-bf16-steps|sigmoid-underflow|addcmul-fused [f32|f16|bf16]\n");
         return 2;
     });
 }

@@ -1,6 +1,8 @@
 // ATen's layer normalization (at::layer_norm over the last axis, with
 // gamma and beta) as the torch adapter calls it, alone:
 //   inf-gamma DTYPE   a row of one element with gamma -inf gives -inf, not NaN   (C-EXC-01 layernorm)
+//   fused-affine      (strict) y = r * gamma + beta is one fused multiply-add (C-CMP-03 layernorm f32,
+//                     under fp_contract: off)
 //   bf16-statistics   bf16 rows are normalised with a mean, 1/stddev and shift
 //                     held in bf16: constant rows come out far from 0        (C-PRC-02, C-PRC-01,
 //                                                                             C-ORD-01, C-PRC-04 layernorm bf16)
@@ -38,6 +40,24 @@ int inf_gamma(at::ScalarType dtype) {
     return repro::verdict(finite_or_inf > 0, "a row of one element with gamma -inf is not NaN");
 }
 
+// r, the normalised row (gamma 1, beta 0), then gamma g and beta -RN(r * g):
+// rounded apart, r * g + beta is exactly 0; fused, it is the rounding
+// error of r * g.
+int fused_affine() {
+    const std::int64_t n = 1024;
+    const std::vector<float> x = repro::bf16_normal(n, 11), g = repro::bf16_uniform(n, 0.5f, 2.f, 12);
+    const std::vector<float> r = repro::values(layer_norm(x, n, std::vector<float>(n, 1.f), std::vector<float>(n, 0.f),
+                                                          at::kFloat));
+    std::vector<float> beta(n);
+    for (std::int64_t i = 0; i < n; ++i) beta[i] = -(r[i] * g[i]);
+    const std::vector<float> y = repro::values(layer_norm(x, n, g, beta, at::kFloat));
+    std::size_t fused = 0;
+    for (std::int64_t i = 0; i < n; ++i) fused += y[i] != 0 && y[i] == std::fma(r[i], g[i], beta[i]);
+    std::printf("at::layer_norm f32, 1024 features, beta = -RN(r * gamma): %zu of 1024 outputs are the fused "
+                "fma(r, gamma, beta), not 0\n", fused);
+    return repro::verdict(fused > 0, "layer norm's r * gamma + beta is one fused multiply-add");
+}
+
 int bf16_statistics() {
     // Constant rows of 7 (c from 512 to 1024, exact in bf16): x - mean is 0, so y = beta = 0 exactly.
     const std::vector<float> c = repro::bf16_uniform(32, 512.f, 1024.f, 5);
@@ -68,7 +88,8 @@ int main(int argc, char** argv) {
     return repro::guarded([&] {
         if (mode == "inf-gamma") return inf_gamma(repro::dtype_of(dtype));
         if (mode == "bf16-statistics") return bf16_statistics();
-        std::fprintf(stderr, "usage: layer_norm inf-gamma [f32|bf16] | layer_norm bf16-statistics\n");
+        if (mode == "fused-affine") return fused_affine();
+        std::fprintf(stderr, "usage: layer_norm inf-gamma [f32|bf16] | layer_norm bf16-statistics|fused-affine\n");
         return 2;
     });
 }

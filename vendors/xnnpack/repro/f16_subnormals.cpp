@@ -5,14 +5,18 @@
 //   add           f16 0x0100 + 0x0100: the subnormal 0x0200, not 0        (C-CMP-02 elementwise.add f16)
 //   mul           f16 0.5 x 0x0200: the subnormal 0x0100, not 0           (C-CMP-02 elementwise.mul f16)
 //   matmul        f16 fully connected 2^-7 x 2^-10: 2^-17, not 0          (C-CMP-02 matmul f16, f16_matmul=offer)
+// and, for strict (which judges as subnormals: preserve), the f32 side alone:
+//   f32 OP        the f32 OP's subnormal result is 0 (OP: add, mul, maximum,  (C-CMP-02 OP f32, strict)
+//                 matmul, softmax, sigmoid)
 // beside f32 add of 2^-140 + 2^-140, which XNNPACK flushes to 0 (2^-139
 // is subnormal). xnn_run_operator runs every operator with
 // PTHREADPOOL_FLAG_DISABLE_DENORMALS (src/operator-run.c), MXCSR's FTZ and
 // DAZ on x86; the F16C conversions XNNPACK's f16 kernels load and store
 // with (VCVTPH2PS, VCVTPS2PH) do not flush f16 values, and f16
 // subnormals are normal numbers once widened to f32.
-// Usage: f16_subnormals cast-f32-f16|cast-f16-f32|add|mul|matmul. Exit 0:
-// the f16 subnormal survives while f32 is flushed (seen); 1: not; 2: usage.
+// Usage: f16_subnormals cast-f32-f16|cast-f16-f32|add|mul|matmul, or
+// f16_subnormals f32 OP. Exit 0: the f16 subnormal survives while f32 is
+// flushed (f32 OP: the f32 result is flushed) (seen); 1: not; 2: usage.
 #include <string>
 
 #include "repro.hpp"
@@ -48,12 +52,42 @@ float to_f32(std::uint16_t x) {
     return y;
 }
 
+// The f32 operator OP on inputs whose IEEE result is a subnormal: XNNPACK's
+// result and the IEEE one.
+struct F32Result {
+    float got, ieee;
+};
+F32Result f32_result(const std::string& op) {
+    const float tiny = std::ldexp(1.0f, -140), small = std::ldexp(1.0f, -70);
+    if (op == "add") return {repro::binary_f32(repro::Binary::add, {tiny}, {tiny})[0], tiny + tiny};
+    if (op == "mul") return {repro::binary_f32(repro::Binary::multiply, {small}, {small})[0], small * small};
+    if (op == "maximum") return {repro::binary_f32(repro::Binary::maximum, {tiny}, {-1.0f})[0], tiny};
+    if (op == "matmul") return {repro::matmul_f32({small}, {small}, 1, 1, 1)[0], small * small};
+    const float e = std::exp(-100.0f);  // a subnormal: e^-100 / (1 + e^-100) is e^-100 in f32
+    if (op == "softmax") return {repro::softmax({0.0f, -100.0f}, 2)[1], e};
+    return {repro::sigmoid({-100.0f})[0], e};
+}
+
+int f32_flush(const std::string& op) {
+    if (op != "add" && op != "mul" && op != "maximum" && op != "matmul" && op != "softmax" && op != "sigmoid") {
+        std::fprintf(stderr, "usage: f16_subnormals f32 add|mul|maximum|matmul|softmax|sigmoid\n");
+        return 2;
+    }
+    const F32Result r = f32_result(op);
+    std::printf("XNNPACK f32 %s: 0x%08x (IEEE: 0x%08x, a subnormal)\n", op.c_str(), bits(r.got), bits(r.ieee));
+    return repro::verdict(r.got == 0.0f && r.ieee != 0.0f, "XNNPACK flushes the f32 subnormal result to 0");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "f32") {
+        repro::init();
+        return f32_flush(argc > 2 ? argv[2] : "");
+    }
     if (mode != "cast-f32-f16" && mode != "cast-f16-f32" && mode != "add" && mode != "mul" && mode != "matmul") {
-        std::fprintf(stderr, "usage: f16_subnormals cast-f32-f16|cast-f16-f32|add|mul|matmul\n");
+        std::fprintf(stderr, "usage: f16_subnormals cast-f32-f16|cast-f16-f32|add|mul|matmul | f32 OP\n");
         return 2;
     }
     repro::init();
