@@ -23,13 +23,7 @@ LoadedAdapter& adapter() {
 }
 
 // Without an OpenCL device (no PoCL installed) every test is SKIPPED, never passed.
-const std::string& missing_device() {
-    static const std::string reason = [] {
-        const kcs_adapter_api& api = adapter().api();
-        return try_open(api, {}) == KCS_OK ? std::string() : std::string(api.last_error(nullptr));
-    }();
-    return reason;
-}
+const std::string& missing_device() { return open_failure(adapter().api()); }
 
 class ClblastAdapter : public ::testing::Test {
 protected:

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <map>
 #include <stdexcept>
 
 namespace kcs::cpu_core::test {
@@ -67,6 +68,14 @@ kcs_status try_open(const kcs_adapter_api& api, const std::vector<std::string>& 
     const kcs_status status = api.open(argv.data(), static_cast<std::uint32_t>(argv.size()), &adapter);
     api.close(adapter);
     return status;
+}
+
+const std::string& open_failure(const kcs_adapter_api& api) {
+    static std::map<const kcs_adapter_api*, std::string> reasons;
+    const auto found = reasons.find(&api);
+    if (found != reasons.end()) return found->second;
+    const std::string reason = try_open(api, {}) == KCS_OK ? std::string() : std::string(api.last_error(nullptr));
+    return reasons.emplace(&api, reason).first->second;
 }
 
 kcs_tensor tensor(kcs_buffer buffer, std::uint64_t offset, kcs_dtype dtype, const std::vector<std::int64_t>& shape) {

@@ -57,6 +57,11 @@ private:
 // open() with these option strings; the status, and the adapter closed.
 kcs_status try_open(const kcs_adapter_api& api, const std::vector<std::string>& options);
 
+// Why the adapter cannot open with its default options ("no CUDA device:
+// ..."), or "" when it can: asked once per program, for the tests of a
+// device adapter to SKIP with the reason where there is no device.
+const std::string& open_failure(const kcs_adapter_api& api);
+
 // A row-major contiguous tensor.
 kcs_tensor tensor(kcs_buffer buffer, std::uint64_t offset, kcs_dtype dtype, const std::vector<std::int64_t>& shape);
 

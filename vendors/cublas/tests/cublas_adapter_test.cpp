@@ -21,13 +21,7 @@ LoadedAdapter& adapter() {
     return loaded;
 }
 
-const std::string& missing_device() {
-    static const std::string reason = [] {
-        const kcs_adapter_api& api = adapter().api();
-        return try_open(api, {}) == KCS_OK ? std::string() : std::string(api.last_error(nullptr));
-    }();
-    return reason;
-}
+const std::string& missing_device() { return open_failure(adapter().api()); }
 
 class CublasAdapter : public ::testing::TestWithParam<const char*> {
 protected:
