@@ -53,12 +53,7 @@ INSTANTIATE_TEST_SUITE_P(GemmKernels, ClblastKernel, ::testing::Values("auto", "
 
 TEST_F(ClblastAdapter, DeclinesZeroExtentsWithCLBlastsReason) {
     Instance instance(adapter().api());
-    Call call(instance, "matmul");
-    call.input(KCS_DTYPE_F32, {2, 0});
-    call.input(KCS_DTYPE_F32, {0, 3});
-    call.output(KCS_DTYPE_F32, {2, 3});
-    EXPECT_EQ(call.supports(), KCS_UNSUPPORTED);
-    EXPECT_NE(instance.last_error().find("kInvalidDimension"), std::string::npos) << instance.last_error();
+    expect_declines_k_zero(instance, "kInvalidDimension");
 }
 
 TEST_F(ClblastAdapter, DeclinesBf16AndF16WhereTheDeviceHasNoHalf) {

@@ -39,6 +39,17 @@ inline void expect_exact_matmul(Instance& instance, const std::vector<std::int64
             }
 }
 
+// matmul with K = 0 declined by supports() with the library's own reason,
+// of which `reason` is a part.
+inline void expect_declines_k_zero(Instance& instance, const std::string& reason) {
+    Call call(instance, "matmul");
+    call.input(KCS_DTYPE_F32, {2, 0});
+    call.input(KCS_DTYPE_F32, {0, 3});
+    call.output(KCS_DTYPE_F32, {2, 3});
+    EXPECT_EQ(call.supports(), KCS_UNSUPPORTED);
+    EXPECT_NE(instance.last_error().find(reason), std::string::npos) << instance.last_error();
+}
+
 // softmax, reduce_sum and an unknown name: KCS_UNSUPPORTED from supports() and run().
 inline void expect_declines_every_other_operator(Instance& instance) {
     for (const char* name : {"softmax", "reduce_sum", "no_such_operator"}) {

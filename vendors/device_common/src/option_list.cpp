@@ -51,6 +51,14 @@ std::size_t parse_choice(std::string_view key, std::string_view value, std::init
     invalid(std::string(key) + "=" + std::string(value) + ": expected " + expected);
 }
 
+std::uint64_t parse_whole_number(std::string_view key, std::string_view value, std::uint64_t max, const char* what) {
+    std::uint64_t n = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (error != std::errc() || end != value.data() + value.size() || n > max)
+        invalid(std::string(key) + "=" + std::string(value) + ": expected " + what);
+    return n;
+}
+
 int parse_threads(std::string_view value) {
     int n = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);

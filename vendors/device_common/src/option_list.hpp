@@ -30,6 +30,10 @@ std::size_t parse_power_of_two(std::string_view key, std::string_view value, std
 // ("f16_matmul=yes: expected decline or offer").
 std::size_t parse_choice(std::string_view key, std::string_view value, std::initializer_list<std::string_view> choices);
 
+// "KEY=N" for a whole number N from 0 to `max`; otherwise
+// KCS_INVALID_ARGUMENT ("workspace=1k: expected a number of bytes").
+std::uint64_t parse_whole_number(std::string_view key, std::string_view value, std::uint64_t max, const char* what);
+
 // "threads=N" of the CPU adapters: a whole number from 1 to kMaxThreads.
 inline constexpr int kMaxThreads = 1024;
 int parse_threads(std::string_view value);

@@ -183,11 +183,38 @@ void check_result(const std::string& label, const at::Tensor& result, const Tens
                                              " elements for an output of " + std::to_string(out.elements()));
 }
 
-std::string probe_key(const Request& request) {
-    std::string key = device::label_of(request);
+std::string probe_key(const std::string& label, const Request& request) {
+    std::string key = label;
     for (const auto* tensors : {&request.inputs, &request.outputs})
         for (const TensorRef& t : *tensors) key.append(" ").append(device::shape_text(t.shape));
     return key;
+}
+
+// The ATen call for the request once ATen offers it: the probe's answer,
+// kept in `refusals` by configuration and shapes ("" where offered).
+// Throws as Aten::check_offered.
+Call offered_call(std::map<std::string, std::string>& refusals, const Options& options, const Request& request,
+                  const std::string& label) {
+    const Call call = call_of(request, options);
+    device::check_contiguous(request);
+    const std::string key = probe_key(label, request);
+    auto found = refusals.find(key);
+    if (found == refusals.end()) {
+        std::string refusal;
+        try {
+            translated(label, [&] {
+                std::vector<at::Tensor> in;
+                for (const TensorRef& t : request.inputs) in.push_back(at::zeros(t.shape, type_of(t.dtype)));
+                const Scope scope(options);
+                check_result(label, call(in), request.outputs[0]);
+            });
+        } catch (const device::AdapterFailure& failure) {
+            if (failure.status() == KCS_UNSUPPORTED) refusal = failure.what();
+        }
+        found = refusals.emplace(key, refusal).first;
+    }
+    if (!found->second.empty()) device::unsupported(found->second);
+    return call;
 }
 
 }  // namespace
@@ -198,31 +225,12 @@ int threads_of(const Options& options) {
 }
 
 void Aten::check_offered(const Request& request) {
-    const Call call = call_of(request, options_);
-    device::check_contiguous(request);
-    const std::string key = probe_key(request);
-    auto found = refusals_.find(key);
-    if (found == refusals_.end()) {
-        std::string refusal;
-        try {
-            translated(device::label_of(request), [&] {
-                std::vector<at::Tensor> in;
-                for (const TensorRef& t : request.inputs) in.push_back(at::zeros(t.shape, type_of(t.dtype)));
-                const Scope scope(options_);
-                check_result(device::label_of(request), call(in), request.outputs[0]);
-            });
-        } catch (const device::AdapterFailure& failure) {
-            if (failure.status() == KCS_UNSUPPORTED) refusal = failure.what();
-        }
-        found = refusals_.emplace(key, refusal).first;
-    }
-    if (!found->second.empty()) device::unsupported(found->second);
+    offered_call(refusals_, options_, request, device::label_of(request));
 }
 
 void Aten::compute(const Request& request, device::HostBuffers& buffers) {
-    check_offered(request);
-    const Call call = call_of(request, options_);
     const std::string label = device::label_of(request);
+    const Call call = offered_call(refusals_, options_, request, label);
     const TensorRef& out = request.outputs[0];
     if (out.elements() == 0) return;
     const auto view = [&](const TensorRef& t, const std::string& what) {
