@@ -1,9 +1,10 @@
 // ATen's elementwise functions (at::maximum, at::gelu, at::sigmoid) as the
 // torch adapter calls them, alone:
 //   maximum-zero DTYPE     maximum(+0, -0) is -0 in the vectorised body        (C-CMP-03 elementwise.maximum)
-//   gelu-inf DTYPE         gelu(-inf) is NaN, not -0                           (C-EXC-01, C-CMP-03 unary.gelu)
-//   gelu-tail DTYPE        gelu(x) for x below about -5 is far from x Phi(x)   (C-CMP-01 unary.gelu)
-//   gelu-bf16-steps        bf16 gelu rounds to bf16 after every operation      (C-PRC-04 unary.gelu bf16)
+//   gelu-inf DTYPE [A]     gelu(-inf) is NaN, not -0                           (C-EXC-01, C-CMP-03 unary.gelu)
+//   gelu-tail DTYPE [A]    gelu(x) for x below about -5 is far from x Phi(x)   (C-CMP-01 unary.gelu)
+//                          A: at::gelu's approximate, none (default) or tanh (the adapter's gelu=tanh)
+//   gelu-bf16-steps [A]    bf16 gelu rounds to bf16 after every operation      (C-PRC-04 unary.gelu bf16)
 //   sigmoid-underflow DTYPE  sigmoid(x) is 0 where the true value is subnormal (C-CMP-01, C-CMP-02 unary.sigmoid)
 //   addcmul-fused DTYPE  (strict) addcmul(c, a, b) is a * b + c rounded once   (C-CMP-03 elementwise.mul_add,
 //                        (f32: one FMA; bf16: in f32, then rounded to bf16)   under fp_contract: off)
@@ -44,8 +45,10 @@ int maximum_zero(at::ScalarType dtype) {
 // than one contiguous element is oneDNN's eltwise_gelu_erf) and off
 // (ATen's own GeluKernelImpl, as for one element or bf16 on this CPU);
 // returns what the default dispatch gave.
+// With approximate="tanh" ATen's own kernel is the only path.
 template <class Body>
-bool both_paths(at::ScalarType dtype, Body&& body) {
+bool both_paths(at::ScalarType dtype, const std::string& approximate, Body&& body) {
+    if (approximate == "tanh") return body("ATen's GeluKernelImpl, approximate tanh");
     const bool seen = body(dtype == at::kFloat ? "oneDNN eltwise_gelu_erf (ATen's dispatch for f32)" : "ATen's GeluKernelImpl");
     if (dtype == at::kFloat) {
         at::globalContext().setUserEnabledMkldnn(false);
@@ -55,29 +58,29 @@ bool both_paths(at::ScalarType dtype, Body&& body) {
     return seen;
 }
 
-int gelu_inf(at::ScalarType dtype) {
-    const bool seen = both_paths(dtype, [&](const char* path) {
-        const at::Tensor y = at::gelu(repro::tensor(std::vector<float>(64, -INFINITY), {64}, dtype), "none");
+int gelu_inf(at::ScalarType dtype, const std::string& approximate) {
+    const bool seen = both_paths(dtype, approximate, [&](const char* path) {
+        const at::Tensor y = at::gelu(repro::tensor(std::vector<float>(64, -INFINITY), {64}, dtype), approximate);
         const float first = repro::values(y)[0];
         std::printf("at::gelu(-inf), 64 elements, %s: %g (the limit of x Phi(x) at -inf is -0)\n", path, first);
         return std::isnan(first);
     });
-    return repro::verdict(seen, "gelu(-inf) is NaN: -inf * 0.5 * (1 + erf(-inf)) = -inf * 0");
+    return repro::verdict(seen, "gelu(-inf) is NaN: -inf * 0.5 * (1 + erf(-inf)), or (1 + tanh(-inf)), is -inf * 0");
 }
 
 // x Phi(x) = x/2 erfc(-x / sqrt 2), without the cancellation of 1 + erf.
 long double exact_gelu(long double x) { return x / 2 * std::erfc(-x / std::sqrt(2.0L)); }
 
-int gelu_tail(at::ScalarType dtype) {
+int gelu_tail(at::ScalarType dtype, const std::string& approximate) {
     const bool bf16 = dtype == at::kBFloat16;
     // Every x from -20 to -3 in steps of 1/64, in the dtype.
     std::vector<float> x;
     for (int i = 0; i <= 17 * 64; ++i) x.push_back(static_cast<float>(c10::BFloat16(-20.f + i / 64.f)));
     // The catalog's bounds for gelu: 33 ulp in f32, 4 ulp in bf16.
     const double bound = bf16 ? 4 : 33;
-    const bool seen = both_paths(dtype, [&](const char* path) {
+    const bool seen = both_paths(dtype, approximate, [&](const char* path) {
         const std::vector<float> y =
-            repro::values(at::gelu(repro::tensor(x, {static_cast<std::int64_t>(x.size())}, dtype), "none"));
+            repro::values(at::gelu(repro::tensor(x, {static_cast<std::int64_t>(x.size())}, dtype), approximate));
         double worst = 0;
         std::size_t at = 0;
         for (std::size_t i = 0; i < x.size(); ++i) {
@@ -91,20 +94,25 @@ int gelu_tail(at::ScalarType dtype) {
                     path, worst, x[at], y[at], exact_gelu(x[at]));
         return worst > bound;
     });
-    return repro::verdict(seen, "gelu's 1 + erf(x / sqrt 2) cancels for large negative x: error beyond the bound");
+    return repro::verdict(seen, "gelu's 1 + erf(x / sqrt 2), or 1 + tanh(...), cancels for large negative x: error beyond the bound");
 }
 
-int gelu_bf16_steps() {
+int gelu_bf16_steps(const std::string& approximate) {
     const std::vector<float> x = repro::bf16_normal(65536, 1);
     const auto n = static_cast<std::int64_t>(x.size());
-    const std::vector<float> y = repro::values(at::gelu(repro::tensor(x, {n}, at::kBFloat16), "none"));
-    const std::vector<float> y32 = repro::values(at::gelu(repro::tensor(x, {n}, at::kFloat), "none"));
+    const std::vector<float> y = repro::values(at::gelu(repro::tensor(x, {n}, at::kBFloat16), approximate));
+    const std::vector<float> y32 = repro::values(at::gelu(repro::tensor(x, {n}, at::kFloat), approximate));
     // ATen's formula in c10::BFloat16 arithmetic: every operation rounded to bf16, the constants too.
     using B = c10::BFloat16;
     std::size_t unrounded = 0, stepwise = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
         const B b(x[i]);
-        const B steps = b * B(0.5f) * (B(1.f) + B(std::erf(static_cast<float>(b * B(static_cast<float>(M_SQRT1_2))))));
+        const B steps =
+            approximate == "tanh"
+                ? B(0.5f) * b *
+                      (B(1.f) + B(std::tanh(static_cast<float>(B(static_cast<float>(M_SQRT2 * M_2_SQRTPI * 0.5)) *
+                                                               (b + B(0.044715f) * (b * b * b))))))
+                : b * B(0.5f) * (B(1.f) + B(std::erf(static_cast<float>(b * B(static_cast<float>(M_SQRT1_2))))));
         stepwise += bits(static_cast<float>(steps)) == bits(y[i]);
         unrounded += bits(static_cast<float>(B(y32[i]))) != bits(y[i]);
     }
@@ -151,14 +159,19 @@ int addcmul_fused(at::ScalarType dtype) {
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "", dtype = argc > 2 ? argv[2] : "f32";
+    const std::string approximate = argc > 3 ? argv[3] : "none";
+    if (approximate != "none" && approximate != "tanh") {
+        std::fprintf(stderr, "gelu's approximate is none or tanh, not %s\n", approximate.c_str());
+        return 2;
+    }
     return repro::guarded([&] {
         if (mode == "maximum-zero") return maximum_zero(repro::dtype_of(dtype));
-        if (mode == "gelu-inf") return gelu_inf(repro::dtype_of(dtype));
-        if (mode == "gelu-tail") return gelu_tail(repro::dtype_of(dtype));
-        if (mode == "gelu-bf16-steps") return gelu_bf16_steps();
+        if (mode == "gelu-inf") return gelu_inf(repro::dtype_of(dtype), approximate);
+        if (mode == "gelu-tail") return gelu_tail(repro::dtype_of(dtype), approximate);
+        if (mode == "gelu-bf16-steps") return gelu_bf16_steps(approximate);
         if (mode == "sigmoid-underflow") return sigmoid_underflow(repro::dtype_of(dtype));
         if (mode == "addcmul-fused") return addcmul_fused(repro::dtype_of(dtype));
-        std::fprintf(stderr, "usage: functions maximum-zero|gelu-inf|gelu-tail|gelu-bf16-steps|sigmoid-underflow|addcmul-fused [f32|f16|bf16]\n");
+        std::fprintf(stderr, "usage: functions maximum-zero|gelu-inf|gelu-tail|gelu-bf16-steps|sigmoid-underflow|addcmul-fused [f32|f16|bf16] [none|tanh]\n");
         return 2;
     });
 }
