@@ -100,13 +100,20 @@ kcs_library_adapter_option(KCS_WITH_TORCH "PyTorch (libtorch)" "ATen/ATen.h, lib
                            TORCH_INCLUDE_DIR TORCH_CPU_LIBRARY C10_LIBRARY)
 
 # The CUDA toolkit (nvcc is not needed: the adapters over CUDA are host
-# code over the runtime and the libraries): the cuBLAS adapter, ON by
-# default where the toolkit's cuBLAS and runtime are found; without a GPU
-# it builds and its tests that need a device are SKIPPED.
+# code over the runtime and the libraries, and the CUDA adapter's kernels
+# are compiled by NVRTC when they run): the CUDA and cuBLAS adapters, ON by
+# default where the toolkit's runtime, NVRTC and cuBLAS are found; without
+# a GPU they build and their tests that need a device are SKIPPED.
 find_package(CUDAToolkit QUIET)
+set(_kcs_cuda_found OFF)
 set(_kcs_cublas_found OFF)
+if(CUDAToolkit_FOUND AND TARGET CUDA::cudart AND TARGET CUDA::nvrtc)
+  set(_kcs_cuda_found ON)
+endif()
 if(CUDAToolkit_FOUND AND TARGET CUDA::cublas AND TARGET CUDA::cudart)
   set(_kcs_cublas_found ON)
 endif()
+kcs_library_adapter_option(KCS_WITH_CUDA "CUDA (NVRTC)" "the CUDA toolkit's nvrtc.h, libnvrtc, libcudart and cuda_fp16.h (find_package(CUDAToolkit); CUDA_HOME or nvcc on PATH)"
+                           _kcs_cuda_found)
 kcs_library_adapter_option(KCS_WITH_CUBLAS cuBLAS "the CUDA toolkit's cublas_v2.h, libcublas and libcudart (find_package(CUDAToolkit); CUDA_HOME or nvcc on PATH)"
                            _kcs_cublas_found)

@@ -1,6 +1,6 @@
-// The CUDA device an adapter computes on (vendors/cublas, and the CUDA
-// kernels' adapter to come): which device device=N selects, what the
-// runtime says of it, and its buffers in device memory. Host code over
+// The CUDA device an adapter computes on (vendors/cuda, vendors/cublas):
+// which device device=N selects, what the runtime says of it, and its
+// buffers in device memory. Host code over
 // the CUDA runtime API alone (no nvcc needed); every failure is an
 // AdapterFailure naming the CUDA call and its error.
 #pragma once

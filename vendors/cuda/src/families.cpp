@@ -1,0 +1,128 @@
+#include "families.hpp"
+
+#include <span>
+
+#include "kcs_cuda_kernel_sources.hpp"
+#include "op_checks.hpp"
+
+namespace kcs::cuda {
+
+namespace {
+
+using device::Dtype;
+
+struct Instance {
+    Dtype input, output;
+};
+
+// The configurations each family serves (spec/v1/operators): the
+// accumulating operators' five, the same-dtype three, cast's four.
+constexpr Instance kSameDtype[] = {{Dtype::f32, Dtype::f32}, {Dtype::f16, Dtype::f16}, {Dtype::bf16, Dtype::bf16}};
+constexpr Instance kCast[] = {
+    {Dtype::f32, Dtype::f16}, {Dtype::f32, Dtype::bf16}, {Dtype::f16, Dtype::f32}, {Dtype::bf16, Dtype::f32}};
+constexpr Instance kGather[] = {
+    {Dtype::f32, Dtype::i32}, {Dtype::f32, Dtype::i64}, {Dtype::f16, Dtype::i32}, {Dtype::f16, Dtype::i64}};
+
+constexpr const char* kUnary[] = {"exp", "log", "tanh", "erf", "gelu", "sigmoid", "rsqrt"};
+constexpr const char* kElementwise[] = {"add", "mul", "maximum", "mul_add"};
+
+const char* cuda_type(Dtype dtype) {
+    switch (dtype) {
+        case Dtype::f32: return "float";
+        case Dtype::f16: return "__half";
+        case Dtype::bf16: return "__nv_bfloat16";
+        case Dtype::i32: return "int";
+        case Dtype::i64: return "long long";
+        default: return "?";  // no kernel takes it: the operator checks decline it first
+    }
+}
+
+std::string_view family_source(Family family) {
+    namespace k = kernel_sources;
+    switch (family) {
+        case Family::matmul: return k::matmul;
+        case Family::reduce: return k::reduce;
+        case Family::softmax: return k::softmax;
+        case Family::norms: return k::norms;
+        case Family::attention: return k::attention;
+        case Family::unary: return k::unary;
+        case Family::elementwise: return k::elementwise;
+        case Family::cast: return k::cast;
+        case Family::gather: return k::gather;
+    }
+    return {};
+}
+
+void add_all(std::vector<std::string>& out, std::string_view kernel, std::span<const Instance> instances) {
+    for (const Instance& instance : instances) out.push_back(name_expression(kernel, instance.input, instance.output));
+}
+
+std::span<const Instance> accumulating() {
+    static const std::vector<Instance> configs = [] {
+        std::vector<Instance> all;
+        for (const device::DtypeConfig& config : device::kAccumulatingConfigs) all.push_back({config.input, config.output});
+        return all;
+    }();
+    return configs;
+}
+
+}  // namespace
+
+const char* name_of(Family family) {
+    switch (family) {
+        case Family::matmul: return "matmul";
+        case Family::reduce: return "reduce";
+        case Family::softmax: return "softmax";
+        case Family::norms: return "norms";
+        case Family::attention: return "attention";
+        case Family::unary: return "unary";
+        case Family::elementwise: return "elementwise";
+        case Family::cast: return "cast";
+        case Family::gather: return "gather";
+    }
+    return "?";
+}
+
+std::string module_source(Family family) {
+    std::string source(kernel_sources::common);
+    return source.append("\n").append(family_source(family));
+}
+
+std::string name_expression(std::string_view kernel, Dtype input, Dtype output) {
+    return std::string("kcs::").append(kernel) + "<" + cuda_type(input) + ", " + cuda_type(output) + ">";
+}
+
+std::string gather_expression(Dtype table, Dtype index) {
+    return std::string("kcs::gather<") + (table == Dtype::f32 ? "unsigned int" : "unsigned short") + ", " +
+           cuda_type(index) + ">";
+}
+
+std::vector<std::string> name_expressions(Family family) {
+    std::vector<std::string> names;
+    switch (family) {
+        case Family::matmul: add_all(names, "matmul", accumulating()); break;
+        case Family::reduce:
+            add_all(names, "reduce_sum", accumulating());
+            add_all(names, "reduce_max", kSameDtype);
+            break;
+        case Family::softmax: add_all(names, "softmax", accumulating()); break;
+        case Family::norms:
+            add_all(names, "layernorm", accumulating());
+            add_all(names, "rmsnorm", accumulating());
+            break;
+        case Family::attention: add_all(names, "attention", accumulating()); break;
+        case Family::unary:
+            for (const char* function : kUnary) add_all(names, std::string("unary_") + function, kSameDtype);
+            break;
+        case Family::elementwise:
+            for (const char* function : kElementwise) add_all(names, std::string("elementwise_") + function, kSameDtype);
+            break;
+        case Family::cast: add_all(names, "cast", kCast); break;
+        case Family::gather:
+            for (const Instance& instance : kGather) names.push_back(gather_expression(instance.input, instance.output));
+            break;
+    }
+    return names;
+}
+
+}  // namespace kcs::cuda
