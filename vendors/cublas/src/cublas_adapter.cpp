@@ -128,6 +128,8 @@ struct Backend {
         const device::Request request = device::parse_request(op);
         const GemmPlan plan = plan_gemm(request, adapter.options);
         if (plan.empty) return;
+        // The current device is the calling thread's: the harness may call from another than open's.
+        cuda::check_cuda(cudaSetDevice(adapter.device.index), "cudaSetDevice");
         const void* a = adapter.buffers->bind(request.inputs[0], "matmul: A");
         const void* b = adapter.buffers->bind(request.inputs[1], "matmul: B");
         void* c = adapter.buffers->bind(request.outputs[0], "matmul: C");

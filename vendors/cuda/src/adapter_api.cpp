@@ -98,6 +98,8 @@ struct Backend {
     static void run(kcs_adapter& adapter, const kcs_op* op) {
         const Operator* found = nullptr;
         const device::Request request = checked_request(op, found);
+        // The current device is the calling thread's: the harness may call from another than open's.
+        check_cuda(cudaSetDevice(adapter.device.index), "cudaSetDevice");
         // Whatever happened, the device is idle before run() returns: no
         // kernel may still write into a buffer the harness reads next.
         try {
