@@ -110,10 +110,10 @@ set(_kcs_cublas_found OFF)
 if(CUDAToolkit_FOUND AND TARGET CUDA::cudart AND TARGET CUDA::nvrtc)
   set(_kcs_cuda_found ON)
 endif()
-if(CUDAToolkit_FOUND AND TARGET CUDA::cublas AND TARGET CUDA::cudart)
+if(CUDAToolkit_FOUND AND TARGET CUDA::cublas AND TARGET CUDA::cublasLt AND TARGET CUDA::cudart)
   set(_kcs_cublas_found ON)
 endif()
 kcs_library_adapter_option(KCS_WITH_CUDA "CUDA (NVRTC)" "the CUDA toolkit's nvrtc.h, libnvrtc, libcudart and cuda_fp16.h (find_package(CUDAToolkit); CUDA_HOME or nvcc on PATH)"
                            _kcs_cuda_found)
-kcs_library_adapter_option(KCS_WITH_CUBLAS cuBLAS "the CUDA toolkit's cublas_v2.h, libcublas and libcudart (find_package(CUDAToolkit); CUDA_HOME or nvcc on PATH)"
+kcs_library_adapter_option(KCS_WITH_CUBLAS cuBLAS "the CUDA toolkit's cublas_v2.h, cublasLt.h, libcublas, libcublasLt and libcudart (find_package(CUDAToolkit); CUDA_HOME or nvcc on PATH)"
                            _kcs_cublas_found)

@@ -10,6 +10,7 @@
 
 #include "adapter_failure.hpp"
 #include "gemm.hpp"
+#include "lt_matmul.hpp"
 #include "options.hpp"
 
 namespace kcs::cublas_adapter {
@@ -154,6 +155,99 @@ TEST(CublasGemm, DeclinesWhatItDoesNotComputeAndRefusesWhatContradictsItself) {
     });
     EXPECT_EQ(status, KCS_UNSUPPORTED);
     EXPECT_NE(message.find("exceeds cuBLAS's int extents"), std::string::npos) << message;
+}
+
+TEST(CublasOptions, KeepEachApisChoicesToIt) {
+    const Options lt = parse({"api=cublaslt", "algorithm=2", "split_k=4", "math=pedantic", "workspace=1048576"});
+    EXPECT_EQ(lt.api, Api::cublaslt);
+    EXPECT_EQ(lt.algorithm, 2);
+    EXPECT_EQ(lt.split_k, 4);
+    EXPECT_EQ(parse({}).api, Api::cublas);
+    EXPECT_FALSE(parse({"api=cublaslt"}).split_k.has_value());
+    const std::pair<std::vector<const char*>, const char*> refused[] = {
+        {{"split_k=2"}, "need api=cublaslt"},
+        {{"algorithm=1"}, "need api=cublaslt"},
+        {{"api=cublaslt", "atomics=allowed"}, "modes of a cuBLAS handle"},
+        {{"api=cublaslt", "reduced_precision_reduction=false"}, "modes of a cuBLAS handle"},
+        {{"api=cublaslt", "split_k=0"}, "from 1 to 1024"},
+        {{"api=cublaslt", "split_k=1025"}, "from 1 to 1024"},
+        {{"api=cublaslt", "algorithm=64"}, "from 0 to 63"},
+        {{"api=cublasxt"}, "expected cublas or cublaslt"}};
+    for (const auto& [options, expected] : refused) {
+        const auto [status, message] = outcome([&] { parse(options); });
+        EXPECT_EQ(status, KCS_INVALID_ARGUMENT) << options.back();
+        EXPECT_NE(message.find(expected), std::string::npos) << message;
+    }
+}
+
+// cuBLASLt's descriptors are host objects: what the adapter sets on them is
+// read back here, without a device.
+template <typename T>
+T layout_attribute(const LtLayout& layout, cublasLtMatrixLayoutAttribute_t attribute) {
+    T value{};
+    std::size_t written = 0;
+    EXPECT_EQ(cublasLtMatrixLayoutGetAttribute(layout.get(), attribute, &value, sizeof value, &written),
+              CUBLAS_STATUS_SUCCESS);
+    return value;
+}
+
+struct LayoutFigures {
+    std::uint64_t rows, columns;
+    std::int64_t ld;
+    std::int32_t batch;
+    std::int64_t stride;
+    std::uint32_t type;
+};
+LayoutFigures figures(const LtLayout& layout) {
+    return {layout_attribute<std::uint64_t>(layout, CUBLASLT_MATRIX_LAYOUT_ROWS),
+            layout_attribute<std::uint64_t>(layout, CUBLASLT_MATRIX_LAYOUT_COLS),
+            layout_attribute<std::int64_t>(layout, CUBLASLT_MATRIX_LAYOUT_LD),
+            layout_attribute<std::int32_t>(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT),
+            layout_attribute<std::int64_t>(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET),
+            layout_attribute<std::uint32_t>(layout, CUBLASLT_MATRIX_LAYOUT_TYPE)};
+}
+
+TEST(CublasLt, DescribesTheColumnMajorProductOfTheTransposes) {
+    // C [7, 3, 5] = A [7, 3, 4] B [7, 4, 5], bf16 in, f32 out: cuBLASLt's A is
+    // B^T [5 x 4], its B is A^T [4 x 3], C^T [5 x 3], seven of each.
+    Options tf32;
+    tf32.math = Math::tf32;
+    const GemmPlan plan = plan_gemm(matmul(Dtype::bf16, Dtype::f32, {7, 3, 4}, {7, 4, 5}, {7, 3, 5}), tf32);
+    const LtProblem problem = lt_problem(plan);
+    const LayoutFigures first = figures(problem.first), second = figures(problem.second), c = figures(problem.c);
+    EXPECT_EQ(first.rows, 5u);
+    EXPECT_EQ(first.columns, 4u);
+    EXPECT_EQ(first.ld, 5);
+    EXPECT_EQ(first.stride, 20);  // B's [4, 5] per batch item
+    EXPECT_EQ(second.rows, 4u);
+    EXPECT_EQ(second.columns, 3u);
+    EXPECT_EQ(second.ld, 4);
+    EXPECT_EQ(second.stride, 12);  // A's [3, 4]
+    EXPECT_EQ(c.rows, 5u);
+    EXPECT_EQ(c.columns, 3u);
+    EXPECT_EQ(c.ld, 5);
+    EXPECT_EQ(c.stride, 15);
+    for (const LayoutFigures& f : {first, second, c}) EXPECT_EQ(f.batch, 7);
+    EXPECT_EQ(first.type, static_cast<std::uint32_t>(CUDA_R_16BF));
+    EXPECT_EQ(c.type, static_cast<std::uint32_t>(CUDA_R_32F));
+
+    std::int32_t compute = 0, scale = 0;
+    std::size_t written = 0;
+    ASSERT_EQ(cublasLtMatmulDescGetAttribute(problem.operation.get(), CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, &compute,
+                                             sizeof compute, &written),
+              CUBLAS_STATUS_SUCCESS);
+    ASSERT_EQ(cublasLtMatmulDescGetAttribute(problem.operation.get(), CUBLASLT_MATMUL_DESC_SCALE_TYPE, &scale,
+                                             sizeof scale, &written),
+              CUBLAS_STATUS_SUCCESS);
+    EXPECT_EQ(compute, CUBLAS_COMPUTE_32F);  // TF32 rounds f32 inputs only
+    EXPECT_EQ(scale, CUDA_R_32F);
+    Options pedantic;
+    pedantic.math = Math::pedantic;
+    const LtProblem strict = lt_problem(plan_gemm(matmul(Dtype::f32, Dtype::f32, {2, 2}, {2, 2}, {2, 2}), pedantic));
+    ASSERT_EQ(cublasLtMatmulDescGetAttribute(strict.operation.get(), CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, &compute,
+                                             sizeof compute, &written),
+              CUBLAS_STATUS_SUCCESS);
+    EXPECT_EQ(compute, CUBLAS_COMPUTE_32F_PEDANTIC);
 }
 
 }  // namespace
