@@ -44,7 +44,7 @@ struct kcs_adapter {
     kcs::cublas_adapter::Options options;
     kcs::cuda::DeviceDescription device;
     std::string driver;  // "13.0": info()'s driver version
-    std::unique_ptr<kcs::cuda::DeviceBuffers> buffers = std::make_unique<kcs::cuda::DeviceBuffers>();
+    std::unique_ptr<kcs::cuda::DeviceBuffers> buffers;  // on `device`, made at open
     kcs::cublas_adapter::Workspace workspace;
     std::uint64_t workspace_bytes = 0;
     kcs::cublas_adapter::Handle handle;       // api=cublas
@@ -133,7 +133,8 @@ struct LtCall {
 };
 LtCall plan_lt(kcs_adapter& adapter, const GemmPlan& plan) {
     LtCall call{lt_problem(plan), {}};
-    call.algorithm = choose_algorithm(adapter.lt_handle.get(), call.problem, adapter.options, adapter.workspace_bytes);
+    call.algorithm =
+        choose_algorithm(adapter.lt_handle.get(), plan, call.problem, adapter.options, adapter.workspace_bytes);
     return call;
 }
 
@@ -145,6 +146,7 @@ struct Backend {
         auto adapter = std::make_unique<kcs_adapter>();
         adapter->options = parse_options(option_strings, option_count);
         adapter->device = cuda::open_device(adapter->options.device);
+        adapter->buffers = std::make_unique<cuda::DeviceBuffers>(adapter->device.index);
         if (adapter->options.api == Api::cublaslt)
             open_cublaslt(*adapter);
         else

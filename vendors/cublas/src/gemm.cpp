@@ -27,6 +27,13 @@ int fits_int(std::uint64_t extent, const char* what) {
     return static_cast<int>(extent);
 }
 
+// The largest power of two up to 256 that divides `offset` (256 for 0).
+std::uint32_t alignment_of(std::uint64_t offset) {
+    std::uint32_t alignment = 256;
+    while (offset % alignment != 0) alignment /= 2;
+    return alignment;
+}
+
 }  // namespace
 
 GemmPlan plan_gemm(const device::Request& request, const Options& options) {
@@ -56,6 +63,9 @@ GemmPlan plan_gemm(const device::Request& request, const Options& options) {
         default: plan.compute = CUBLAS_COMPUTE_32F;
     }
     plan.empty = e.batch == 0 || e.m == 0 || e.n == 0;
+    plan.align_a = alignment_of(request.inputs[0].offset);
+    plan.align_b = alignment_of(request.inputs[1].offset);
+    plan.align_c = alignment_of(request.outputs[0].offset);
     return plan;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cublas_v2.h>
 
+#include <cstdint>
 #include <string>
 
 #include "op_request.hpp"
@@ -25,6 +26,11 @@ struct GemmPlan {
     cudaDataType_t input_type = CUDA_R_32F, output_type = CUDA_R_32F;
     cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
     bool empty = false;  // C has no elements: nothing to launch
+    // The alignment in bytes of each operand's address (KCS's A, B, C):
+    // its buffer is cudaMalloc's, 256-byte aligned, so the largest power
+    // of two up to 256 that divides the tensor's offset. cuBLASLt chooses
+    // among the algorithms these allow.
+    std::uint32_t align_a = 256, align_b = 256, align_c = 256;
 };
 
 // Throws AdapterFailure: KCS_UNSUPPORTED for what the adapter does not offer

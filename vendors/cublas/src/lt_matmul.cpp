@@ -55,21 +55,32 @@ LtProblem lt_problem(const GemmPlan& plan) {
     return problem;
 }
 
-LtAlgorithm choose_algorithm(cublasLtHandle_t handle, const LtProblem& problem, const Options& options,
-                             std::size_t workspace) {
+LtPreference lt_preference(const GemmPlan& plan, std::size_t workspace) {
     cublasLtMatmulPreference_t raw = nullptr;
     check_cublas(cublasLtMatmulPreferenceCreate(&raw), "cublasLtMatmulPreferenceCreate");
-    const std::unique_ptr<cublasLtMatmulPreferenceOpaque_t, LtDeleter> preference(raw);
-    const std::uint64_t limit = workspace;
-    check_cublas(cublasLtMatmulPreferenceSetAttribute(raw, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &limit,
-                                                      sizeof limit),
-                 "cublasLtMatmulPreferenceSetAttribute");
+    LtPreference preference(raw);
+    const auto set = [raw](cublasLtMatmulPreferenceAttributes_t attribute, auto value) {
+        check_cublas(cublasLtMatmulPreferenceSetAttribute(raw, attribute, &value, sizeof value),
+                     "cublasLtMatmulPreferenceSetAttribute");
+    };
+    set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, std::uint64_t{workspace});
+    // cublasLtMatmul's A is KCS's B, its B KCS's A; C and D are KCS's C.
+    set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, std::uint32_t{plan.align_b});
+    set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, std::uint32_t{plan.align_a});
+    set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, std::uint32_t{plan.align_c});
+    set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, std::uint32_t{plan.align_c});
+    return preference;
+}
+
+LtAlgorithm choose_algorithm(cublasLtHandle_t handle, const GemmPlan& plan, const LtProblem& problem,
+                             const Options& options, std::size_t workspace) {
+    const LtPreference preference = lt_preference(plan, workspace);
 
     std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<std::size_t>(options.algorithm) + 1);
     int offered = 0;
     const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
         handle, problem.operation.get(), problem.first.get(), problem.second.get(), problem.c.get(),
-        problem.c.get(), raw, static_cast<int>(results.size()), results.data(), &offered);
+        problem.c.get(), preference.get(), static_cast<int>(results.size()), results.data(), &offered);
     if (status != CUBLAS_STATUS_SUCCESS || offered == 0)
         device::unsupported(std::string("cublasLtMatmulAlgoGetHeuristic offers no algorithm for this matmul (") +
                             cublasGetStatusName(status) + ")");

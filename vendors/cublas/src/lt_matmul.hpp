@@ -45,13 +45,20 @@ struct LtAlgorithm {
     int offered = 0;            // how many results the heuristic returned
 };
 
-// The algorithm the options choose for the problem, within `workspace`
-// bytes. Throws AdapterFailure: KCS_UNSUPPORTED when the heuristic offers
+// The algorithm the options choose for the plan's problem, within
+// `workspace` bytes, among those the plan's operand alignments allow. Throws AdapterFailure: KCS_UNSUPPORTED when the heuristic offers
 // no result (or fewer than algorithm=N + 1), when split_k=N asks to split
 // an algorithm that cannot be, or when cublasLtMatmulAlgoCheck refuses the
 // configuration.
-LtAlgorithm choose_algorithm(cublasLtHandle_t handle, const LtProblem& problem, const Options& options,
-                             std::size_t workspace);
+LtAlgorithm choose_algorithm(cublasLtHandle_t handle, const GemmPlan& plan, const LtProblem& problem,
+                             const Options& options, std::size_t workspace);
+
+// The search preferences for the plan: the workspace limit, and each
+// operand's alignment (CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_*_BYTES, whose
+// default, 256, would let cuBLASLt choose an algorithm that assumes more
+// than a tensor at an offset has). A host object: unit-tested without a GPU.
+using LtPreference = std::unique_ptr<cublasLtMatmulPreferenceOpaque_t, LtDeleter>;
+LtPreference lt_preference(const GemmPlan& plan, std::size_t workspace);
 
 // "algorithm 3 (of 8 offered), split_k 4": for messages.
 std::string describe(const LtAlgorithm& algorithm);

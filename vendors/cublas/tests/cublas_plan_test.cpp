@@ -250,5 +250,36 @@ TEST(CublasLt, DescribesTheColumnMajorProductOfTheTransposes) {
     EXPECT_EQ(compute, CUBLAS_COMPUTE_32F_PEDANTIC);
 }
 
+// Tensors at offsets: cuBLASLt may only choose algorithms that assume the
+// alignment each operand's address has (cublasLtMatmul's A is KCS's B).
+TEST(CublasLt, PrefersAlgorithmsForTheOperandsAlignment) {
+    device::Request request = matmul(Dtype::f32, Dtype::f32, {3, 4}, {4, 5}, {3, 5});
+    request.inputs[0].offset = 4;     // A
+    request.inputs[1].offset = 192;   // B: 64 divides it, 128 does not
+    request.outputs[0].offset = 512;  // C: beyond 256, capped there
+    const GemmPlan plan = plan_gemm(request, Options{});
+    EXPECT_EQ(plan.align_a, 4u);
+    EXPECT_EQ(plan.align_b, 64u);
+    EXPECT_EQ(plan.align_c, 256u);
+    const LtPreference preference = lt_preference(plan, 1 << 20);
+    const auto read = [&](cublasLtMatmulPreferenceAttributes_t attribute) {
+        std::uint32_t value = 0;
+        std::size_t written = 0;
+        EXPECT_EQ(cublasLtMatmulPreferenceGetAttribute(preference.get(), attribute, &value, sizeof value, &written),
+                  CUBLAS_STATUS_SUCCESS);
+        return value;
+    };
+    EXPECT_EQ(read(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES), 64u);  // KCS's B
+    EXPECT_EQ(read(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES), 4u);   // KCS's A
+    EXPECT_EQ(read(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES), 256u);
+    EXPECT_EQ(read(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES), 256u);
+    std::uint64_t workspace = 0;
+    std::size_t written = 0;
+    ASSERT_EQ(cublasLtMatmulPreferenceGetAttribute(preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                   &workspace, sizeof workspace, &written),
+              CUBLAS_STATUS_SUCCESS);
+    EXPECT_EQ(workspace, 1u << 20);
+}
+
 }  // namespace
 }  // namespace kcs::cublas_adapter

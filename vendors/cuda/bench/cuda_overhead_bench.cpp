@@ -28,7 +28,7 @@ void bare_reduce_sum(benchmark::State& state) {
     const DeviceDescription device = open_device(0);
     ModuleLibrary modules("sm_" + std::to_string(device.major) + std::to_string(device.minor), FloatControls{},
                           cuda_include_dir(""));
-    DeviceBuffers buffers;
+    DeviceBuffers buffers(device.index);
     Execution execution(modules, buffers, kDefaultLocalSize);
     const kcs_buffer x = buffers.allocate(kRows * kLength * 4), y = buffers.allocate(kRows * 4);
     const std::vector<float> ones(kRows * kLength, 1.0f);

@@ -14,7 +14,7 @@
 #include "cuda_device.hpp"
 #include "execution.hpp"
 #include "modules.hpp"
-#include "op_checks.hpp"
+#include "operator_table.hpp"
 #include "operators.hpp"
 #include "options.hpp"
 
@@ -25,7 +25,7 @@ struct kcs_adapter {
     kcs::cuda::Options options;
     kcs::cuda::DeviceDescription device;
     std::string driver;  // "13.0": info()'s driver version
-    std::unique_ptr<kcs::cuda::DeviceBuffers> buffers = std::make_unique<kcs::cuda::DeviceBuffers>();
+    std::unique_ptr<kcs::cuda::DeviceBuffers> buffers;  // on `device`, made at open
     std::unique_ptr<kcs::cuda::ModuleLibrary> modules;
     std::unique_ptr<kcs::cuda::Execution> execution;
     std::string notes;       // info() strings, valid until close
@@ -58,15 +58,6 @@ std::string notes_of(const kcs_adapter& a, const std::string& include_dir) {
     return notes;
 }
 
-// The request, checked against its operator: what supports() decides.
-device::Request checked_request(const kcs_op* op, const Operator*& found) {
-    device::Request request = device::parse_request(op);
-    found = &find_operator(request.name);
-    device::check_contiguous(request);
-    found->check(request);
-    return request;
-}
-
 struct Backend {
     using Adapter = kcs_adapter;
     static constexpr const char* kName = "cuda";
@@ -77,6 +68,7 @@ struct Backend {
         const std::string include_dir = cuda_include_dir(adapter->options.include);
         adapter->device = open_device(adapter->options.device);
         adapter->driver = version_text(adapter->device.driver_version);
+        adapter->buffers = std::make_unique<DeviceBuffers>(adapter->device.index);
         adapter->modules = std::make_unique<ModuleLibrary>(architecture_of(adapter->device), adapter->options.controls,
                                                            include_dir);
         adapter->execution =
@@ -92,14 +84,15 @@ struct Backend {
 
     static void supports(kcs_adapter&, const kcs_op* op) {
         const Operator* found = nullptr;
-        checked_request(op, found);
+        device::checked_request(op, find_operator, found);
     }
 
     static void run(kcs_adapter& adapter, const kcs_op* op) {
         const Operator* found = nullptr;
-        const device::Request request = checked_request(op, found);
+        const device::Request request = device::checked_request(op, find_operator, found);
         // The current device is the calling thread's: the harness may call from another than open's.
         check_cuda(cudaSetDevice(adapter.device.index), "cudaSetDevice");
+        cudaGetLastError();  // a failure an earlier call reported stays the runtime's "last error" otherwise
         // Whatever happened, the device is idle before run() returns: no
         // kernel may still write into a buffer the harness reads next.
         try {
@@ -108,7 +101,6 @@ struct Backend {
             cudaDeviceSynchronize();
             throw;
         }
-        check_cuda(cudaGetLastError(), "cudaGetLastError");
         check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
 };

@@ -37,22 +37,6 @@ const char* cuda_type(Dtype dtype) {
     }
 }
 
-std::string_view family_source(Family family) {
-    namespace k = kernel_sources;
-    switch (family) {
-        case Family::matmul: return k::matmul;
-        case Family::reduce: return k::reduce;
-        case Family::softmax: return k::softmax;
-        case Family::norms: return k::norms;
-        case Family::attention: return k::attention;
-        case Family::unary: return k::unary;
-        case Family::elementwise: return k::elementwise;
-        case Family::cast: return k::cast;
-        case Family::gather: return k::gather;
-    }
-    return {};
-}
-
 void add_all(std::vector<std::string>& out, std::string_view kernel, std::span<const Instance> instances) {
     for (const Instance& instance : instances) out.push_back(name_expression(kernel, instance.input, instance.output));
 }
@@ -85,7 +69,7 @@ const char* name_of(Family family) {
 
 std::string module_source(Family family) {
     std::string source(kernel_sources::common);
-    return source.append("\n").append(family_source(family));
+    return source.append("\n").append(kernel_sources::named(name_of(family)));  // kernels/NAME.cuh
 }
 
 std::string name_expression(std::string_view kernel, Dtype input, Dtype output) {

@@ -43,7 +43,10 @@ DeviceDescription open_device(std::optional<int> index) {
     return d;
 }
 
+void DeviceBuffers::make_current() const { check_cuda(cudaSetDevice(device_), "cudaSetDevice"); }
+
 DeviceBuffers::~DeviceBuffers() {
+    cudaSetDevice(device_);
     for (auto& [handle, entry] : buffers_)
         if (entry.memory) cudaFree(entry.memory);
 }
@@ -51,6 +54,7 @@ DeviceBuffers::~DeviceBuffers() {
 kcs_buffer DeviceBuffers::allocate(std::uint64_t bytes) {
     Entry entry;
     entry.bytes = bytes;
+    make_current();
     if (bytes) check_cuda(cudaMalloc(&entry.memory, bytes), "cudaMalloc");
     buffers_.emplace(next_handle_, entry);
     return next_handle_++;
@@ -59,6 +63,7 @@ kcs_buffer DeviceBuffers::allocate(std::uint64_t bytes) {
 void DeviceBuffers::release(kcs_buffer handle) {
     const auto found = buffers_.find(handle);
     if (found == buffers_.end()) device::invalid("release: unknown buffer " + std::to_string(handle));
+    make_current();
     if (found->second.memory) check_cuda(cudaFree(found->second.memory), "cudaFree");
     buffers_.erase(found);
 }
@@ -73,6 +78,7 @@ const DeviceBuffers::Entry& DeviceBuffers::find(kcs_buffer handle, std::uint64_t
 
 void DeviceBuffers::write(kcs_buffer handle, std::uint64_t offset, const void* src, std::uint64_t bytes) {
     const Entry& entry = find(handle, offset, bytes, "write");
+    make_current();
     if (bytes)
         check_cuda(cudaMemcpy(static_cast<char*>(entry.memory) + offset, src, bytes, cudaMemcpyHostToDevice),
                    "cudaMemcpy (host to device)");
@@ -80,6 +86,7 @@ void DeviceBuffers::write(kcs_buffer handle, std::uint64_t offset, const void* s
 
 void DeviceBuffers::read(kcs_buffer handle, std::uint64_t offset, void* dst, std::uint64_t bytes) {
     const Entry& entry = find(handle, offset, bytes, "read");
+    make_current();
     if (bytes)
         check_cuda(cudaMemcpy(dst, static_cast<const char*>(entry.memory) + offset, bytes, cudaMemcpyDeviceToHost),
                    "cudaMemcpy (device to host)");

@@ -39,11 +39,13 @@ std::string version_text(int cuda_version);  // 13000 -> "13.0"
 // KCS_INVALID_ARGUMENT for an index beyond the devices it lists.
 DeviceDescription open_device(std::optional<int> index);
 
-// The instance's buffers: one cudaMalloc allocation per handle (none for
-// 0 bytes). write and read are synchronous copies.
+// The instance's buffers on device `device`: one cudaMalloc allocation per
+// handle (none for 0 bytes). write and read are synchronous copies. Each
+// call makes the device current first: the harness may call from another
+// thread than open's, and the current device is per thread.
 class DeviceBuffers {
 public:
-    DeviceBuffers() = default;
+    explicit DeviceBuffers(int device) : device_(device) {}
     DeviceBuffers(const DeviceBuffers&) = delete;
     DeviceBuffers& operator=(const DeviceBuffers&) = delete;
     ~DeviceBuffers();
@@ -65,6 +67,9 @@ private:
     };
     const Entry& find(kcs_buffer handle, std::uint64_t offset, std::uint64_t bytes, const char* what) const;
 
+    void make_current() const;
+
+    int device_;
     std::unordered_map<kcs_buffer, Entry> buffers_;
     kcs_buffer next_handle_ = 1;  // 0 is never a valid handle
 };

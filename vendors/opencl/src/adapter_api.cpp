@@ -16,7 +16,7 @@
 #include "device_buffers.hpp"
 #include "execution.hpp"
 #include "failure.hpp"
-#include "op_checks.hpp"
+#include "operator_table.hpp"
 #include "operators.hpp"
 #include "options.hpp"
 #include "programs.hpp"
@@ -83,15 +83,6 @@ namespace kcs::opencl {
 
 namespace {
 
-// The request, checked against its operator: what supports() decides.
-Request checked_request(const kcs_op* op, const Operator*& found) {
-    Request request = parse_request(op);
-    found = &find_operator(request.name);
-    check_contiguous(request);
-    found->check(request);
-    return request;
-}
-
 struct Backend {
     using Adapter = kcs_adapter;
     static constexpr const char* kName = "opencl";
@@ -126,12 +117,12 @@ struct Backend {
 
     static void supports(kcs_adapter&, const kcs_op* op) {
         const Operator* found = nullptr;
-        checked_request(op, found);
+        device::checked_request(op, find_operator, found);
     }
 
     static void run(kcs_adapter& adapter, const kcs_op* op) {
         const Operator* found = nullptr;
-        const Request request = checked_request(op, found);
+        const Request request = device::checked_request(op, find_operator, found);
         // Whatever happened, the queue is drained before run() returns: no
         // kernel may still write into a buffer the harness reads next.
         try {

@@ -1,9 +1,8 @@
 #include "operators.hpp"
 
 #include <array>
-#include <string>
 
-#include "failure.hpp"
+#include "operator_table.hpp"
 
 namespace kcs::opencl {
 
@@ -14,9 +13,7 @@ const Operator& find_operator(std::string_view name) {
     static const std::array<const Operator*, 11> all{&kMatmul,    &kReduceSum, &kReduceMax,   &kSoftmax,
                                                      &kLayernorm, &kRmsnorm,   &kAttention,   &kUnary,
                                                      &kElementwise, &kCast,    &kGather};
-    for (const Operator* op : all)
-        if (op->name == name) return *op;
-    unsupported("no kernel for operator '" + std::string(name) + "'");
+    return device::find_named_operator(all, name);
 }
 
 }  // namespace kcs::opencl

@@ -14,6 +14,7 @@
 #include "device.hpp"
 #include "execution.hpp"
 #include "op_checks.hpp"
+#include "operator_table.hpp"
 #include "operators.hpp"
 #include "options.hpp"
 #include "pipelines.hpp"
@@ -92,10 +93,7 @@ namespace {
 
 // The request, checked against its operator and the device: what supports() decides.
 Request checked_request(const kcs_adapter& adapter, const kcs_op* op, const Operator*& found) {
-    Request request = parse_request(op);
-    found = &find_operator(request.name);
-    check_contiguous(request);
-    found->check(request);
+    Request request = device::checked_request(op, find_operator, found);
     check_device(request, adapter.device->description());
     return request;
 }

@@ -2,6 +2,7 @@
 // the push constants follow each module's Params block. Every reduction
 // accumulates in f32.
 #include "operators.hpp"
+#include "operator_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -182,11 +183,7 @@ constexpr std::array<Operator, 11> kOperators{{
 
 }  // namespace
 
-const Operator& find_operator(std::string_view name) {
-    for (const Operator& op : kOperators)
-        if (op.name == name) return op;
-    unsupported("no kernel for operator '" + std::string(name) + "'");
-}
+const Operator& find_operator(std::string_view name) { return device::find_named_operator(kOperators, name); }
 
 void check_device(const Request& request, const DeviceDescription& device) {
     if (device.storage_16bit) return;
