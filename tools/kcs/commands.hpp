@@ -38,4 +38,7 @@ void add_table_command(CLI::App& app, int& exit_code);
 // kcs render: a report as HTML, Markdown, CSV or JUnit XML.
 void add_render_command(CLI::App& app, int& exit_code);
 
+// kcs diff: what changed between two reports of one adapter.
+void add_diff_command(CLI::App& app, int& exit_code);
+
 }  // namespace kcs::cli

@@ -15,12 +15,11 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "report_input.hpp"
 #include "trusted_inputs.hpp"
-#include "kcs/reports/dsse.hpp"
 #include "kcs/reports/render.hpp"
 #include "kcs/reports/report_file.hpp"
 #include "kcs/reports/verify.hpp"
-#include "kcs/spec/strict_json.hpp"
 
 namespace kcs::cli {
 
@@ -33,51 +32,20 @@ struct RenderOptions {
     std::vector<std::string> pubkeys;
 };
 
-// A report that cannot be rendered: the message names the file and the problem.
-struct InputError {
-    std::string message;
-};
+using InputError = ReportInputError;
 
 struct Loaded {
     spec::Json statement;
     reports::RenderContext context;
 };
 
-// The Statement inside an envelope, its signature unchecked.
-spec::Json envelope_payload(const std::string& file, const std::string& text) {
-    reports::Envelope envelope;
-    try {
-        envelope = reports::parse_envelope(text);
-    } catch (const reports::EnvelopeError& e) {
-        throw InputError{file + ": not a DSSE envelope: " + e.what()};
-    }
-    if (envelope.payload_type != reports::kInTotoPayloadType)
-        throw InputError{file + ": not a KCS report: the envelope's payloadType is \"" + envelope.payload_type +
-                         "\", not " + std::string(reports::kInTotoPayloadType)};
-    try {
-        return spec::parse_json_strict(envelope.payload);
-    } catch (const spec::JsonError& e) {
-        throw InputError{file + ": the envelope's payload: " + e.what()};
-    }
-}
-
 Loaded load_unverified(const std::string& file) {
-    const std::string text = reports::read_whole_file<InputError>(file);
-    spec::Json doc;
-    try {
-        doc = spec::parse_json_strict(text);
-    } catch (const spec::JsonError& e) {
-        throw InputError{file + ": " + e.what()};
-    }
+    UnverifiedReport report = read_unverified_report(file);
     Loaded loaded;
+    loaded.statement = std::move(report.statement);
     loaded.context.source = file;
-    if (reports::is_envelope(doc)) {
-        loaded.statement = envelope_payload(file, text);
-        loaded.context.signature = reports::SignatureStatus::not_checked;
-    } else {
-        loaded.statement = std::move(doc);
-        loaded.context.signature = reports::SignatureStatus::unsigned_statement;
-    }
+    loaded.context.signature = report.from_envelope ? reports::SignatureStatus::not_checked
+                                                    : reports::SignatureStatus::unsigned_statement;
     return loaded;
 }
 
