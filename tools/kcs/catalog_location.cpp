@@ -5,6 +5,9 @@
 #include <regex>
 #include <stdexcept>
 
+#include "kcs/spec/catalog.hpp"
+#include "kcs/spec/text_patterns.hpp"
+
 namespace kcs::cli {
 
 std::filesystem::path spec_root() {
@@ -33,6 +36,33 @@ std::filesystem::path default_catalog() {
         throw std::runtime_error("no catalog found under " + spec_root().string() +
                                  " (set KCS_SPEC_ROOT to the folder that holds v1/catalog.yaml)");
     return all.back().dir;
+}
+
+std::vector<CarriedCatalog> released_catalogs() {
+    std::vector<CarriedCatalog> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(spec_root() / "releases", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (spec::is_semantic_version(name) && std::filesystem::is_regular_file(entry.path() / "catalog.yaml"))
+            out.push_back({name, entry.path()});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const CarriedCatalog& a, const CarriedCatalog& b) { return spec::compare_versions(a.name, b.name) < 0; });
+    return out;
+}
+
+std::filesystem::path find_catalog(const std::string& folder_or_version) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(std::filesystem::path(folder_or_version) / "catalog.yaml", ec))
+        return folder_or_version;
+    if (!spec::is_semantic_version(folder_or_version)) return {};
+    for (const auto& released : released_catalogs())
+        if (released.name == folder_or_version) return released.dir;
+    for (const auto& carried : carried_catalogs()) {
+        const auto loaded = spec::load_catalog(carried.dir);
+        if (loaded.ok() && loaded.catalog.spec_version == folder_or_version) return carried.dir;
+    }
+    return {};
 }
 
 }  // namespace kcs::cli

@@ -21,4 +21,13 @@ std::vector<CarriedCatalog> carried_catalogs();
 // The newest carried catalog; throws std::runtime_error when there is none.
 std::filesystem::path default_catalog();
 
+// Released catalogs kept beside it for comparison: spec_root()/releases/
+// MAJOR.MINOR.PATCH/ (each the catalog as released; SPEC.md section 10).
+std::vector<CarriedCatalog> released_catalogs();
+
+// A catalog named on the command line: a folder holding catalog.yaml, or a
+// version: a released one, or the spec_version of a carried vN. Empty when
+// none is found.
+std::filesystem::path find_catalog(const std::string& folder_or_version);
+
 }  // namespace kcs::cli

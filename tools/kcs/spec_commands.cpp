@@ -1,10 +1,11 @@
-// kcs spec lint | list | show | digest
+// kcs spec lint | list | show | digest | diff
 #include <iostream>
 #include <memory>
 
 #include "catalog_location.hpp"
 #include "commands.hpp"
 #include "kcs/spec/catalog.hpp"
+#include "kcs/spec/catalog_diff.hpp"
 #include "spec_render.hpp"
 
 namespace kcs::cli {
@@ -30,6 +31,82 @@ std::optional<spec::Catalog> load_or_report(const std::string& given, int& exit_
               << result.catalog.root.string() << "' and fix them first\n";
     exit_code = 2;
     return std::nullopt;
+}
+
+// kcs spec diff's text: the versions, the step, then every change, those
+// needing the largest step first.
+std::string diff_text(const spec::CatalogDiff& diff, const std::optional<spec::VersionStep>& step) {
+    std::string out = "kcs spec diff: " + diff.from_version + " (" + diff.from_digest + ")\n" +
+                      "            -> " + diff.to_version + " (" + diff.to_digest + ")\n";
+    out += "version step: " + (step ? std::string(spec::to_string(*step)) : std::string("none (not a newer version)")) +
+           "; the changes need: " + std::string(spec::to_string(diff.needed())) + "\n";
+    out += "instances: " + std::to_string(diff.instances_added.size()) + " added, " +
+           std::to_string(diff.instances_removed.size()) + " removed\n\n";
+    for (const auto level : {spec::VersionStep::major, spec::VersionStep::minor, spec::VersionStep::patch})
+        for (const auto& c : diff.changes)
+            if (c.needs == level)
+                out += std::string(spec::to_string(c.needs)) + "  " + c.subject + ": " + c.change +
+                       (c.detail.empty() ? "" : ": " + c.detail) + "\n";
+    for (const auto& key : diff.instances_added) out += "minor  instance " + key + ": added\n";
+    return out;
+}
+
+spec::Json diff_json(const spec::CatalogDiff& diff, const std::optional<spec::VersionStep>& step) {
+    spec::Json out{{"from", {{"version", diff.from_version}, {"digest", diff.from_digest}}},
+                   {"to", {{"version", diff.to_version}, {"digest", diff.to_digest}}},
+                   {"version_step", step ? spec::Json(std::string(spec::to_string(*step))) : spec::Json(nullptr)},
+                   {"needs", std::string(spec::to_string(diff.needed()))},
+                   {"changes", spec::Json::array()},
+                   {"instances_added", diff.instances_added},
+                   {"instances_removed", diff.instances_removed}};
+    for (const auto& c : diff.changes)
+        out["changes"].push_back({{"subject", c.subject}, {"change", c.change}, {"detail", c.detail},
+                                  {"needs", std::string(spec::to_string(c.needs))}});
+    return out;
+}
+
+int run_spec_diff(const std::string& from_arg, const std::string& to_arg, bool check_compat, const std::string& format) {
+    std::optional<spec::Catalog> catalogs[2];
+    const std::string args[2] = {from_arg, to_arg};
+    for (int i = 0; i < 2; ++i) {
+        const auto dir = find_catalog(args[i]);
+        if (dir.empty()) {
+            std::cerr << "kcs spec diff: " << args[i]
+                      << " is neither a catalog folder (with catalog.yaml) nor a version this kcs carries";
+            std::string carried;
+            for (const auto& r : released_catalogs()) carried += (carried.empty() ? "" : ", ") + r.name;
+            std::cerr << (carried.empty() ? "" : " (released: " + carried + ", and the current catalog's)") << "\n";
+            return 2;
+        }
+        int code = 0;
+        catalogs[i] = load_or_report(dir.string(), code);
+        if (!catalogs[i]) return 2;
+    }
+    const spec::CatalogDiff diff = spec::diff_catalogs(*catalogs[0], *catalogs[1]);
+    const auto step = spec::version_step(diff.from_version, diff.to_version);
+    if (format == "json")
+        std::cout << diff_json(diff, step).dump(2) << "\n";
+    else
+        std::cout << diff_text(diff, step);
+    if (!check_compat) return 0;
+    if (!step) {
+        std::cerr << "kcs spec diff: incompatible: " << diff.to_version << " is not a newer version than "
+                  << diff.from_version << "\n";
+        return 1;
+    }
+    if (diff.needed() > *step) {
+        std::size_t beyond = 0;
+        for (const auto& c : diff.changes) beyond += c.needs > *step;
+        std::cerr << "kcs spec diff: incompatible: " << beyond << " change(s) need a "
+                  << spec::to_string(diff.needed()) << " release; " << diff.from_version << " -> " << diff.to_version
+                  << " is a " << spec::to_string(*step) << " step (SPEC.md section 10):\n";
+        for (const auto& c : diff.changes)
+            if (c.needs > *step)
+                std::cerr << "  " << c.subject << ": " << c.change << (c.detail.empty() ? "" : ": " + c.detail) << "\n";
+        return 1;
+    }
+    std::cerr << "kcs spec diff: compatible: a " << spec::to_string(*step) << " step allows every change\n";
+    return 0;
 }
 
 }  // namespace
@@ -93,6 +170,30 @@ void add_spec_commands(CLI::App& app, int& exit_code) {
             return;
         }
         std::cout << *text;
+    });
+
+    struct DiffOptions {
+        std::string from, to, format = "text";
+        bool check_compat = false;
+    };
+    auto diff_options = std::make_shared<DiffOptions>();
+    auto* diff = spec->add_subcommand("diff", "What changed from one catalog release to another, and the version step it needs");
+    diff->add_option("FROM", diff_options->from, "The older catalog: a folder, or a version (1.0.0)")->required();
+    diff->add_option("TO", diff_options->to, "The newer catalog: a folder, or a version (1.1.0)")->required();
+    diff->add_flag("--check-compat", diff_options->check_compat,
+                   "Fail (exit 1) when a change needs a larger version step than FROM -> TO is");
+    diff->add_option("--format", diff_options->format, "text (the default) or json")
+        ->check(CLI::IsMember({"text", "json"}));
+    diff->footer(
+        "Lists classes, operators, functions, dtype configurations, planned instances, protocol parameters, "
+        "tolerance bounds and evidence requirements, signatures, claims, depths, profiles and incidents that were "
+        "added, removed, tightened, loosened, strengthened or weakened, each with the least version step it needs "
+        "under SPEC.md section 10. A version is a release under spec/releases/ or the current catalog's.\n"
+        "Exit 0 when listed (and, with --check-compat, compatible), 1 when --check-compat finds a change the "
+        "version step does not allow, 2 on a catalog that cannot be found or loaded.");
+    diff->callback([&exit_code, diff_options] {
+        exit_code = run_spec_diff(diff_options->from, diff_options->to, diff_options->check_compat,
+                                  diff_options->format);
     });
 
     auto* digest = spec->add_subcommand("digest", "Print the catalog digest (sha256 over its canonical content)");

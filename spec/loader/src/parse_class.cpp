@@ -3,6 +3,7 @@
 #include <set>
 
 #include "kcs/spec/tolerance_models.hpp"
+#include "kcs/spec/text_patterns.hpp"
 #include "load_context.hpp"
 
 namespace kcs::spec::detail {
@@ -122,7 +123,11 @@ void parse_tolerance(LoadContext& ctx, Fields& top, ContractClass& k) {
     Fields pf(doc, params, "tolerance.params of model " + model->name);
     if (!pf.is_map() && !params.IsNull()) return;
     for (const auto& p : model->parameters) {
-        const YAML::Node value = pf.get(p.name);
+        // A parameter newer than the catalog is not part of it.
+        const bool required = p.since.empty() || ctx.catalog.spec_version.empty() ||
+                              !is_semantic_version(ctx.catalog.spec_version) ||
+                              compare_versions(ctx.catalog.spec_version, p.since) >= 0;
+        const YAML::Node value = pf.get(p.name, required);
         if (!value.IsDefined()) continue;
         const std::string what = "tolerance.params." + p.name;
         if (p.type == "number" || p.type == "int") {

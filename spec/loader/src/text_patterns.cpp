@@ -1,5 +1,7 @@
 #include "kcs/spec/text_patterns.hpp"
 
+#include <array>
+
 namespace kcs::spec {
 
 namespace {
@@ -48,6 +50,23 @@ bool is_semantic_version(std::string_view text) {
         if (!run_of(text, is_digit)) return false;
     }
     return text.empty();
+}
+
+int compare_versions(std::string_view a, std::string_view b) {
+    // The parts, numerically: leading zeros and length never decide.
+    const auto parts = [](std::string_view v) {
+        std::array<unsigned long long, 3> out{};
+        std::size_t i = 0;
+        for (const char c : v) {
+            if (c == '.') ++i;
+            else if (i < 3) out[i] = out[i] * 10 + static_cast<unsigned long long>(c - '0');
+        }
+        return out;
+    };
+    const auto x = parts(a), y = parts(b);
+    for (std::size_t i = 0; i < 3; ++i)
+        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
 }
 
 bool is_distribution(std::string_view text) {

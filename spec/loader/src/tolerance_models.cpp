@@ -8,7 +8,10 @@ namespace kcs::spec {
 const std::vector<ToleranceModel>& tolerance_models() {
     static const std::vector<ToleranceModel> models{
         {"dot_bound",
-         {{"c", "number"}, {"min_outputs", "int"}, {"mean_z", "number"}, {"var_factor", "number"}},
+         {{"c", "number"},
+          {"min_outputs", "int", ModelParameter::Role::evidence_larger_is_stronger},
+          {"mean_z", "number"},
+          {"var_factor", "number"}},
          "|y - y*| <= c*gamma(K,u(acc))*M + u(out)*|y*| per element; unbiased mean and bounded "
          "variance of the normalised error",
          ToleranceModel::Holds::at_most, true},
@@ -18,7 +21,7 @@ const std::vector<ToleranceModel>& tolerance_models() {
          "multiples of the roundoff terms",
          ToleranceModel::Holds::at_most, true},
         {"exact_when_representable",
-         {{"min_mantissa_bits", "dtype_int_map"}},
+         {{"min_mantissa_bits", "dtype_int_map", ModelParameter::Role::larger_is_tighter}},
          "bitwise equal where the exact result is representable; effective input precision at "
          "least the declared dtype's significand bits",
          ToleranceModel::Holds::at_least},
@@ -29,10 +32,11 @@ const std::vector<ToleranceModel>& tolerance_models() {
          "diameter_factor times that",
          ToleranceModel::Holds::at_most, true},
         {"distinct_outputs",
-         {{"runs", "int"}, {"max_distinct", "int"}},
+         {{"runs", "int", ModelParameter::Role::evidence_larger_is_stronger}, {"max_distinct", "int"}},
          "at most max_distinct distinct output hashes over runs identical executions"},
         {"bitwise_equal",
-         {{"detectable_rate", "number"}, {"detection_probability", "number"}},
+         {{"detectable_rate", "number", ModelParameter::Role::evidence_smaller_is_stronger, "1.1.0"},
+          {"detection_probability", "number", ModelParameter::Role::evidence_larger_is_stronger, "1.1.0"}},
          "bitwise equal to the same computation in another context; a PASS needs enough elements "
          "compared to see a change of detectable_rate with detection_probability"},
         {"ulp_table",

@@ -107,3 +107,51 @@ TEST(Cli, UsageErrorsExitTwoAndHelpExitsZero) {
 
 }  // namespace
 }  // namespace kcs::spec
+
+namespace kcs::spec {
+namespace {
+
+TEST(CliSpecDiff, TheReleasedOneZeroToTheCurrentCatalogIsACompatibleMinorStep) {
+    const CliRun r = kcs("spec diff 1.0.0 1.1.0 --check-compat");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("version step: minor; the changes need: minor"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("minor  operator matmul, C-ORD-01: superseded: parameter K by shapes"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.err.find("compatible: a minor step allows every change"), std::string::npos) << r.err;
+}
+
+TEST(CliSpecDiff, CheckCompatFailsOnALoosenedBoundInAMinorRelease) {
+    testing::CatalogCopy copy;
+    copy.replace("classes/C-CMP-01.yaml", "exp:     {f32: 3,", "exp:     {f32: 4,");
+    copy.replace("catalog.yaml", "spec_version: 1.1.0", "spec_version: 1.2.0");
+    const CliRun minor = kcs("spec diff 1.1.0 " + copy.dir().string() + " --check-compat");
+    EXPECT_EQ(minor.exit_code, 1) << minor.out << minor.err;
+    EXPECT_NE(minor.err.find("incompatible: 1 change(s) need a major release; 1.1.0 -> 1.2.0 is a minor step"),
+              std::string::npos)
+        << minor.err;
+    EXPECT_NE(minor.err.find("class C-CMP-01: loosened: tolerance table.exp.f32: 3 -> 4"), std::string::npos)
+        << minor.err;
+    // Without --check-compat it lists; as a major release it is allowed.
+    EXPECT_EQ(kcs("spec diff 1.1.0 " + copy.dir().string()).exit_code, 0);
+    copy.replace("catalog.yaml", "spec_version: 1.2.0", "spec_version: 2.0.0");
+    EXPECT_EQ(kcs("spec diff 1.1.0 " + copy.dir().string() + " --check-compat").exit_code, 0);
+}
+
+TEST(CliSpecDiff, JsonAndUnknownVersions) {
+    const CliRun json = kcs("spec diff 1.0.0 1.1.0 --format json");
+    EXPECT_EQ(json.exit_code, 0) << json.err;
+    const Json doc = Json::parse(json.out);
+    EXPECT_EQ(doc["from"]["version"], "1.0.0");
+    EXPECT_EQ(doc["version_step"], "minor");
+    EXPECT_EQ(doc["needs"], "minor");
+    EXPECT_FALSE(doc["changes"].empty());
+    const CliRun unknown = kcs("spec diff 0.9.0 1.1.0");
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("0.9.0 is neither a catalog folder"), std::string::npos) << unknown.err;
+    EXPECT_NE(unknown.err.find("released: 1.0.0"), std::string::npos) << unknown.err;
+    // Backwards is no version step.
+    EXPECT_EQ(kcs("spec diff 1.1.0 1.0.0 --check-compat").exit_code, 1);
+}
+
+}  // namespace
+}  // namespace kcs::spec

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kcs/spec/catalog.hpp"
@@ -13,9 +14,22 @@
 namespace kcs::spec {
 
 struct ModelParameter {
+    enum class Role;
+    ModelParameter(std::string name_, std::string type_, Role role_ = Role{}, std::string since_ = {})
+        : name(std::move(name_)), type(std::move(type_)), role(role_), since(std::move(since_)) {}
+
     std::string name;
     // number | int | dtype_int_map (dtype -> int) | ulp_table (function -> dtype -> number)
     std::string type;
+    // How the parameter moves the contract, for kcs spec diff (SPEC.md
+    // section 10): a bound (larger_is_looser: an error's limit; or
+    // larger_is_tighter: a floor such as a precision) or an evidence
+    // requirement (more_is_stronger: what a PASS must have seen).
+    enum class Role { larger_is_looser, larger_is_tighter, evidence_larger_is_stronger, evidence_smaller_is_stronger };
+    Role role;
+    // The catalog version that introduced it: required from there on,
+    // absent in older catalogs (which the binary carries for kcs spec diff).
+    std::string since;
 };
 
 struct ToleranceModel {
