@@ -64,6 +64,7 @@ GridHeading heading_of(const AdapterColumn& column) {
     heading.device = column.device;
     heading.vendor = column.vendor;
     heading.unsigned_report = column.admission == Admission::unsigned_allowed;
+    heading.findings = column.findings;
     return heading;
 }
 
@@ -89,37 +90,42 @@ Grid make_grid(const ComparisonTable& table) {
     for (const auto& column : table.columns) grid.headings.push_back(heading_of(column));
     for (const auto& row : table.rows) {
         GridRow out{row.class_id, row.title, {}};
-        for (const auto& cell : row.cells) out.cells.push_back(class_cell(cell));
+        for (std::size_t i = 0; i < row.cells.size(); ++i) {
+            out.cells.push_back(class_cell(row.cells[i]));
+            // Primary FAILs only: a CONSEQUENCE cell is explained by the FAIL it follows from.
+            if (row.cells[i].outcome == CellOutcome::fail && i < table.columns.size())
+                out.cells.back().link = table.columns[i].findings;
+        }
         grid.class_rows.push_back(std::move(out));
     }
 
     auto& rows = grid.report_rows;
     rows.push_back(report_row(table, "Profile verdict", [](const AdapterColumn& c) {
-        return GridCell{c.profile_verdict, "", tone_of_verdict(c.profile_verdict), ""};
+        return GridCell{c.profile_verdict, "", tone_of_verdict(c.profile_verdict), "", ""};
     }));
     rows.push_back(report_row(table, "Coverage", [](const AdapterColumn& c) {
-        return GridCell{fraction_text(c.coverage, c.executed, c.applicable), "", "", "executed / applicable instances"};
+        return GridCell{fraction_text(c.coverage, c.executed, c.applicable), "", "", "executed / applicable instances", ""};
     }));
     rows.push_back(report_row(table, "Pass rate", [](const AdapterColumn& c) {
-        return GridCell{fraction_text(c.pass_rate, c.passed, c.executed), "", "", "PASS / executed instances"};
+        return GridCell{fraction_text(c.pass_rate, c.passed, c.executed), "", "", "PASS / executed instances", ""};
     }));
     rows.push_back(report_row(table, "Spec version", [&table](const AdapterColumn&) {
-        return GridCell{table.spec_version, "", "", table.spec_digest};
+        return GridCell{table.spec_version, "", "", table.spec_digest, ""};
     }));
     rows.push_back(report_row(table, "Profile", [](const AdapterColumn& c) {
-        return GridCell{c.profile_id, "", "", c.profile_title};
+        return GridCell{c.profile_id, "", "", c.profile_title, ""};
     }));
     rows.push_back(report_row(table, "Depth", [](const AdapterColumn& c) {
         std::string text = c.depth_id + (c.depth_certifiable ? "" : " (not certifiable)");
         if (c.state != "finished") text += ", run " + c.state;
-        return GridCell{text, "", "", ""};
+        return GridCell{text, "", "", "", ""};
     }));
     rows.push_back(report_row(table, "Signature", [](const AdapterColumn& c) {
         if (c.admission == Admission::unsigned_allowed)
-            return GridCell{"UNSIGNED", "", "incomplete", "content checks passed; no signature by a trusted key"};
-        return GridCell{c.signer.empty() ? "verified" : "verified: " + c.signer, "", "", ""};
+            return GridCell{"UNSIGNED", "", "incomplete", "content checks passed; no signature by a trusted key", ""};
+        return GridCell{c.signer.empty() ? "verified" : "verified: " + c.signer, "", "", "", ""};
     }));
-    rows.push_back(report_row(table, "Report", [](const AdapterColumn& c) { return GridCell{c.source, "", "", ""}; }));
+    rows.push_back(report_row(table, "Report", [](const AdapterColumn& c) { return GridCell{c.source, "", "", "", ""}; }));
 
     grid.notes = {
         "Each cell: the class's outcome for the adapter, with how many of the instances that apply have that "

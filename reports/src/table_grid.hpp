@@ -15,6 +15,7 @@ struct GridHeading {
     std::string device;
     std::string vendor;
     bool unsigned_report = false;
+    std::string findings;  // the column's findings page, or empty
 };
 
 // `tone` names how the cell is coloured: pass, fail, crash, incomplete, na, or empty.
@@ -23,6 +24,7 @@ struct GridCell {
     std::string figure;  // the key figure, or empty
     std::string tone;
     std::string tooltip;  // where the figure came from
+    std::string link;     // a FAIL cell: where the failure is explained (the column's findings)
 };
 
 struct GridRow {

@@ -17,6 +17,22 @@ using render::escape_markdown;
 
 constexpr std::string_view kTitle = "KCS comparison table";
 
+// A link target in Markdown's (...): spaces and parentheses percent-encoded,
+// so that the target ends where it should.
+std::string markdown_link_target(const std::string& url) {
+    std::string out;
+    for (const char c : url) {
+        if (c == ' ') out += "%20";
+        else if (c == '(') out += "%28";
+        else if (c == ')') out += "%29";
+        else if (c == '<') out += "%3C";
+        else if (c == '>') out += "%3E";
+        else if (c == '\n') out += "%0A";
+        else out += c;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string markdown_table(const Grid& grid) {
@@ -26,6 +42,11 @@ std::string markdown_table(const Grid& grid) {
         if (!h.device.empty()) out += "<br>" + escape_markdown(h.device);
         if (!h.vendor.empty()) out += "<br>" + escape_markdown(h.vendor);
         if (h.unsigned_report) out += "<br>**UNSIGNED**";
+        if (!h.findings.empty()) {
+            out += "<br>[findings](";
+            out += markdown_link_target(h.findings);
+            out += ")";
+        }
         out += " |";
     }
     out += "\n| --- |";
@@ -39,7 +60,15 @@ std::string markdown_table(const Grid& grid) {
                " |";
         for (const auto& cell : row.cells) {
             out += class_row ? " **" : " ";
-            out += escape_markdown(cell.main);
+            if (cell.link.empty()) {
+                out += escape_markdown(cell.main);
+            } else {
+                out += "[";
+                out += escape_markdown(cell.main);
+                out += "](";
+                out += markdown_link_target(cell.link);
+                out += ")";
+            }
             if (class_row) out += "**";
             if (!cell.figure.empty()) out += "<br>" + escape_markdown(cell.figure);
             out += " |";
@@ -79,6 +108,11 @@ std::string html_table(const Grid& grid) {
         for (const auto* part : {&h.device, &h.vendor})
             if (!part->empty()) out += "<br><span class=\"device\">" + escape_html(*part) + "</span>";
         if (h.unsigned_report) out += "<br><span class=\"unsigned\">UNSIGNED</span>";
+        if (!h.findings.empty()) {
+            out += "<br><a href=\"";
+            out += escape_html(h.findings);
+            out += "\">findings</a>";
+        }
         out += "</th>";
     }
     out += "</tr>\n</thead>\n";
@@ -94,7 +128,15 @@ std::string html_table(const Grid& grid) {
             if (!cell.tone.empty()) out += " class=\"" + escape_html(cell.tone) + "\"";
             if (!cell.tooltip.empty()) out += " title=\"" + escape_html(cell.tooltip) + "\"";
             out += class_row ? "><strong>" : ">";
-            out += escape_html(cell.main);
+            if (cell.link.empty()) {
+                out += escape_html(cell.main);
+            } else {
+                out += "<a href=\"";
+                out += escape_html(cell.link);
+                out += "\">";
+                out += escape_html(cell.main);
+                out += "</a>";
+            }
             if (class_row) out += "</strong>";
             if (!cell.figure.empty()) out += "<span class=\"fig\">" + escape_html(cell.figure) + "</span>";
             out += "</td>";

@@ -25,6 +25,7 @@ struct TableOptions {
     std::string format = "md";
     bool allow_unsigned = false;
     std::string out;
+    std::vector<std::string> findings;  // ADAPTER=URL
 };
 
 // Why a report is not in the table, one line per failed check.
@@ -104,7 +105,23 @@ int run_table(const TableOptions& o) {
 
     std::string text;
     try {
-        text = reports::render_table(reports::build_table(entries), *format);
+        reports::ComparisonTable table = reports::build_table(entries);
+        for (const auto& given : o.findings) {
+            const auto equals = given.find('=');
+            if (equals == std::string::npos || equals == 0 || equals + 1 == given.size()) {
+                std::cerr << "kcs table: --findings " << given << ": expected ADAPTER=URL\n";
+                return 2;
+            }
+            const std::string adapter = given.substr(0, equals);
+            bool found = false;
+            for (auto& column : table.columns)
+                if (column.adapter == adapter) column.findings = given.substr(equals + 1), found = true;
+            if (!found) {
+                std::cerr << "kcs table: --findings " << given << ": no report of adapter " << adapter << "\n";
+                return 2;
+            }
+        }
+        text = reports::render_table(table, *format);
     } catch (const reports::TableError& e) {
         std::cerr << "kcs table: " << e.what() << "\n";
         return 2;
@@ -136,6 +153,9 @@ void add_table_command(CLI::App& app, int& exit_code) {
                     "Also show reports no trusted key signed (bare Statements, other keys) whose other checks "
                     "pass; their columns are marked UNSIGNED");
     table->add_option("--out", o->out, "Write the table to this file (default: standard output)");
+    table->add_option("--findings", o->findings,
+                      "ADAPTER=URL: where that adapter's FAILs are explained (its FINDINGS.md); its heading and "
+                      "FAIL cells link there (md and html). Repeatable");
     table->footer(
         "Each report is verified first, as kcs verify does (signature, schema, catalog, every verdict re-judged "
         "from its evidence). One that fails is refused with what failed, and no table is written. Reports of "

@@ -123,6 +123,26 @@ TEST_F(TableCli, ASignedReportWhoseContentFailsIsRefusedEvenWithAllowUnsigned) {
     EXPECT_NE(r.err.find("refused " + envelope.string()), std::string::npos) << r.err;
 }
 
+// --findings: the adapter's heading and its FAIL cells link to where its
+// FAILs are explained; a PASS cell and the other adapter's do not.
+TEST_F(TableCli, FindingsLinkAnAdaptersFailCells) {
+    const std::string reports = signed_ref() + " " + signed_cal() + " --pubkey " + pub();
+    const auto md = run_kcs("table " + reports + " --findings 'calibration=../vendors/calibration/README (v1).md'");
+    ASSERT_EQ(md.exit_code, 0) << md.err;
+    const std::string row = line_starting(md.out, "| **C-EXC-01**");
+    EXPECT_NE(row.find("| **[FAIL "), std::string::npos) << row;
+    EXPECT_NE(row.find("](../vendors/calibration/README%20%28v1%29.md)**"), std::string::npos) << row;
+    EXPECT_EQ(row.find("[PASS"), std::string::npos) << row;
+    EXPECT_NE(md.out.find("<br>[findings](../vendors/calibration/README%20%28v1%29.md)"), std::string::npos) << md.out;
+    const auto html = run_kcs("table " + reports + " --format html --findings calibration=FINDINGS.md");
+    ASSERT_EQ(html.exit_code, 0) << html.err;
+    EXPECT_NE(html.out.find("<strong><a href=\"FINDINGS.md\">FAIL "), std::string::npos) << html.out;
+    const auto unknown = run_kcs("table " + reports + " --findings opencl=FINDINGS.md");
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("no report of adapter opencl"), std::string::npos) << unknown.err;
+    EXPECT_EQ(run_kcs("table " + reports + " --findings calibration").exit_code, 2);
+}
+
 TEST_F(TableCli, WithoutAKeyItAsksForOne) {
     const auto r = run_kcs("table " + ref());
     EXPECT_EQ(r.exit_code, 2);

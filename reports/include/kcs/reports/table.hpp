@@ -77,6 +77,9 @@ struct AdapterColumn {
     std::string device;
     std::string vendor;
     std::vector<std::string> options;  // key=value: they tell two runs of one adapter apart
+    // Where this adapter's FAILs are explained (its FINDINGS.md, each with
+    // a standalone repro); empty: nowhere given. Its FAIL cells link there.
+    std::string findings;
     std::string profile_id, profile_title;
     std::string depth_id;
     bool depth_certifiable = false;
