@@ -294,6 +294,7 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
                               {"instances", results.plan.size()},
                               {"cost_model", {{"source", shard->cost_source}, {"digest", shard->cost_digest}}},
                               {"expected_s", shard->expected_s}};
+    if (run.mustpass) predicate["mustpass"] = *run.mustpass;
     return {{"_type", std::string(kStatementType)},
             {"subject", subjects},
             {"predicateType", std::string(kPredicateType)},

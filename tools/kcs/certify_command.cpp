@@ -11,6 +11,7 @@
 
 #include "certify_summary.hpp"
 #include "commands.hpp"
+#include "mustpass.hpp"
 #include "kcs/harness/runner.hpp"
 #include "kcs/harness/shard.hpp"
 #include "kcs/reference/unary_functions.hpp"
@@ -248,6 +249,17 @@ void add_certify_command(CLI::App& app, int& exit_code) {
 
         auto plan = harness::make_plan(setup->request);
         run.plan_digest = harness::plan_digest(plan);
+        // A certificate needs the release's must-pass list planned whole.
+        if (setup->request.depth->certifiable && !shard) {
+            run.mustpass = mustpass_record(setup->catalog, *setup->request.profile, plan);
+            const auto& missing = (*run.mustpass)["missing"];
+            std::cout << "must-pass " << (*run.mustpass)["list"].get<std::string>() << ": "
+                      << (*run.mustpass)["required"].get<std::size_t>() << " instances, "
+                      << (missing.empty() ? std::string("all planned")
+                                          : std::to_string(missing.size()) + " not planned (e.g. " +
+                                                missing[0].get<std::string>() + ")")
+                      << "\n";
+        }
         reports::RunResults results;
         results.plan = covered_instances(std::move(plan), shard, costs, run.shard);
         results.results.resize(results.plan.size());

@@ -1,9 +1,14 @@
 // kcs spec lint | list | show | digest | diff
 #include <iostream>
 #include <memory>
+#include <sstream>
+
+#include <filesystem>
+#include <fstream>
 
 #include "catalog_location.hpp"
 #include "commands.hpp"
+#include "mustpass.hpp"
 #include "kcs/spec/catalog.hpp"
 #include "kcs/spec/catalog_diff.hpp"
 #include "spec_render.hpp"
@@ -63,6 +68,45 @@ spec::Json diff_json(const spec::CatalogDiff& diff, const std::optional<spec::Ve
         out["changes"].push_back({{"subject", c.subject}, {"change", c.change}, {"detail", c.detail},
                                   {"needs", std::string(spec::to_string(c.needs))}});
     return out;
+}
+
+int run_mustpass(const std::string& dir, const std::string& profile_id, const std::string& out, bool check) {
+    int code = 0;
+    const auto catalog = load_or_report(dir, code);
+    if (!catalog) return 2;
+    const spec::Profile* profile = catalog->find_profile(profile_id);
+    if (!profile) {
+        std::cerr << "kcs spec mustpass: the catalog has no profile " << profile_id << "\n";
+        return 2;
+    }
+    const std::string text = mustpass_text(*catalog, *profile);
+    if (check) {
+        const auto committed = mustpass_file(catalog->spec_version, profile->id);
+        std::ifstream in(committed);
+        std::stringstream bytes;
+        if (in) bytes << in.rdbuf();
+        if (!in || bytes.str() != text) {
+            std::cerr << "kcs spec mustpass: " << committed.string()
+                      << (in ? " is not the list the catalog generates" : " is missing") << "; write it with: kcs spec "
+                      << "mustpass --profile " << profile->id << " --out " << committed.string() << "\n";
+            return 1;
+        }
+        std::cout << committed.string() << ": the list catalog " << catalog->spec_version << " generates\n";
+        return 0;
+    }
+    if (out.empty()) {
+        std::cout << text;
+        return 0;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(out).parent_path(), ec);
+    std::ofstream file(out, std::ios::binary);
+    if (!(file << text) || !file.flush()) {
+        std::cerr << "kcs spec mustpass: cannot write " << out << "\n";
+        return 2;
+    }
+    std::cerr << "kcs spec mustpass: wrote " << out << "\n";
+    return 0;
 }
 
 int run_spec_diff(const std::string& from_arg, const std::string& to_arg, bool check_compat, const std::string& format) {
@@ -195,6 +239,24 @@ void add_spec_commands(CLI::App& app, int& exit_code) {
         exit_code = run_spec_diff(diff_options->from, diff_options->to, diff_options->check_compat,
                                   diff_options->format);
     });
+
+    struct MustpassOptions {
+        std::string dir, profile = "core", out;
+        bool check = false;
+    };
+    auto mp = std::make_shared<MustpassOptions>();
+    auto* mustpass =
+        spec->add_subcommand("mustpass", "The instance ids a certificate at a catalog version and profile requires");
+    mustpass->add_option("--profile", mp->profile, "The profile (default core)");
+    mustpass->add_option("--spec", mp->dir, "Catalog folder (default: the newest carried catalog)");
+    mustpass->add_option("--out", mp->out, "Write the list to this file (default: standard output)");
+    mustpass->add_flag("--check", mp->check,
+                       "Compare with the committed list, spec/mustpass/VERSION/PROFILE.txt; exit 1 when it differs");
+    mustpass->footer(
+        "The list: every planned instance of the profile's required classes, one id a line, after a header naming "
+        "the release and its digest. kcs certify at a certifiable depth records which of them its plan lacks.\n"
+        "Exit 0 when written (or, with --check, equal), 1 when --check finds it stale or missing, 2 on bad input.");
+    mustpass->callback([&exit_code, mp] { exit_code = run_mustpass(mp->dir, mp->profile, mp->out, mp->check); });
 
     auto* digest = spec->add_subcommand("digest", "Print the catalog digest (sha256 over its canonical content)");
     digest->add_option("DIR", o->digest_dir, "Catalog folder (default: the newest carried catalog)");

@@ -155,3 +155,33 @@ TEST(CliSpecDiff, JsonAndUnknownVersions) {
 
 }  // namespace
 }  // namespace kcs::spec
+
+namespace kcs::spec {
+namespace {
+
+TEST(CliSpecMustpass, TheCommittedListsAreWhatTheCatalogsGenerate) {
+    for (const char* profile : {"core", "strict"}) {
+        const CliRun current = kcs(std::string("spec mustpass --check --profile ") + profile);
+        EXPECT_EQ(current.exit_code, 0) << current.err;
+        const CliRun released =
+            kcs(std::string("spec mustpass --check --profile ") + profile + " --spec " +
+                (testing::source_catalog().parent_path() / "releases" / "1.0.0").string());
+        EXPECT_EQ(released.exit_code, 0) << released.err;
+    }
+}
+
+TEST(CliSpecMustpass, AStaleListIsRefusedAndTheListIsTheRequiredInstances) {
+    testing::CatalogCopy copy;
+    copy.replace("operators/cast.yaml", "  - {inputs: [f16], output: f32}\n", "");
+    const CliRun stale = kcs("spec mustpass --check --profile core --spec " + copy.dir().string());
+    EXPECT_EQ(stale.exit_code, 1);
+    EXPECT_NE(stale.err.find("is not the list the catalog generates"), std::string::npos) << stale.err;
+    const CliRun list = kcs("spec mustpass --profile strict");
+    EXPECT_EQ(list.exit_code, 0);
+    EXPECT_NE(list.out.find("profile strict\n# The 568 instances"), std::string::npos) << list.out.substr(0, 300);
+    EXPECT_NE(list.out.find("\nv1/C-EXC-02/gather/f32xi64-f32/shapes-sweep\n"), std::string::npos);
+    EXPECT_EQ(kcs("spec mustpass --profile nonesuch").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace kcs::spec

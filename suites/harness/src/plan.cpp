@@ -154,6 +154,20 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
     return plan;
 }
 
+std::vector<std::string> mustpass_ids(const spec::Catalog& catalog, const spec::Profile& profile) {
+    PlanRequest request;
+    request.catalog = &catalog;
+    request.profile = &profile;
+    request.depth = catalog.depths.empty() ? nullptr : &catalog.depths.back();
+    spec::Depth any;  // ids do not depend on the depth
+    if (!request.depth) request.depth = &any;
+    request.claims = default_claims(catalog);
+    std::vector<std::string> ids;
+    for (const Instance& instance : make_plan(request))
+        if (instance.requirement == "required") ids.push_back(instance.id);
+    return ids;
+}
+
 std::string plan_digest(const std::vector<Instance>& plan) {
     spec::Json canonical = spec::Json::array();
     for (const auto& i : plan) canonical.push_back({i.id, i.parameters, i.applicable});

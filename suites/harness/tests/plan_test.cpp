@@ -374,3 +374,25 @@ TEST_F(Plan, ResolveChoiceReportsEachUnknownNameAtItsOption) {
 
 }  // namespace
 }  // namespace kcs::harness
+
+namespace kcs::harness {
+namespace {
+
+// The must-pass list: every planned instance of the profile's required
+// classes, whatever the depth and the claims; strict requires them all.
+TEST(Mustpass, IsThePlanOfTheRequiredClasses) {
+    const spec::Catalog& cat = v1().catalog;
+    const spec::Profile& core = *cat.find_profile("core");
+    const auto ids = mustpass_ids(cat, core);
+    const auto quick = plan_of("core", "quick", reference_cpu_claims());
+    std::vector<std::string> required;
+    for (const auto& i : quick)
+        if (core.classes.at(i.contract->id) == "required") required.push_back(i.id);
+    EXPECT_EQ(ids, required);
+    EXPECT_LT(ids.size(), quick.size());  // core has if_claimed classes
+    const auto strict = mustpass_ids(cat, *cat.find_profile("strict"));
+    EXPECT_EQ(strict.size(), plan_of("strict", "smoke", default_claims(cat)).size());
+}
+
+}  // namespace
+}  // namespace kcs::harness

@@ -82,6 +82,9 @@ struct RunDescription {
     ReproCommand repro;
     std::optional<Signer> signer;  // none: an unsigned development run
     std::optional<ShardRecord> shard;  // none: the whole plan
+    // At a certifiable depth: the release's must-pass list and which of its
+    // instances the plan lacks ("mustpass" in the predicate); none elsewhere.
+    std::optional<Json> mustpass;
 };
 
 struct ReportTimes {

@@ -46,6 +46,13 @@ struct PlanRequest {
 // config in the order the operator file lists them, variant.
 std::vector<Instance> make_plan(const PlanRequest& request);
 
+// The must-pass list of a catalog release and profile (as VK-GL-CTS's
+// mustpass): the ids of every instance a certificate at that version and
+// profile requires, that is, every planned instance of the profile's
+// required classes (an if_claimed class depends on the claims). The ids
+// do not depend on the depth or the claims; plan order.
+std::vector<std::string> mustpass_ids(const spec::Catalog& catalog, const spec::Profile& profile);
+
 // sha256 over the plan's instance ids, parameters and applicability: two
 // runs with equal plan digests ran the same instances with the same
 // parameters.
