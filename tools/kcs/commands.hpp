@@ -41,4 +41,7 @@ void add_render_command(CLI::App& app, int& exit_code);
 // kcs diff: what changed between two reports of one adapter.
 void add_diff_command(CLI::App& app, int& exit_code);
 
+// kcs rejudge: a report's verdicts under another catalog version.
+void add_rejudge_command(CLI::App& app, int& exit_code);
+
 }  // namespace kcs::cli

@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
     kcs::cli::add_render_command(app, exit_code);
     kcs::cli::add_table_command(app, exit_code);
     kcs::cli::add_diff_command(app, exit_code);
+    kcs::cli::add_rejudge_command(app, exit_code);
 
     try {
         app.parse(argc, argv);

@@ -356,9 +356,12 @@ void compare_profile(Differ& d, const std::string& s, const Profile& a, const Pr
         if (!b.claims.count(claim)) d.value(s, "accepted " + claim, joined(values), "(any)", Step::major);
 }
 
-std::set<std::string> planned_instances(const Catalog& c) {
+}  // namespace
+
+std::set<std::string> instance_keys(const Catalog& c, const std::string& only) {
     std::set<std::string> keys;
-    for (const Profile& profile : c.profiles)
+    for (const Profile& profile : c.profiles) {
+        if (!only.empty() && profile.id != only) continue;
         for (const auto& [class_id, requirement] : profile.classes) {
             const ContractClass* k = c.find_class(class_id);
             if (!k) continue;
@@ -372,10 +375,9 @@ std::set<std::string> planned_instances(const Catalog& c) {
                     for (const auto& config : op->configs) keys.insert(class_id + "/" + member + "/" + config.id());
             }
         }
+    }
     return keys;
 }
-
-}  // namespace
 
 std::string_view to_string(VersionStep step) {
     switch (step) {
@@ -465,7 +467,7 @@ CatalogDiff diff_catalogs(const Catalog& a, const Catalog& b) {
                 d.names(s, "operators", x.operators, y.operators, Step::minor, Step::minor);
             });
 
-    const auto old_instances = planned_instances(a), new_instances = planned_instances(b);
+    const auto old_instances = instance_keys(a), new_instances = instance_keys(b);
     for (const auto& key : new_instances)
         if (!old_instances.count(key)) diff.instances_added.push_back(key);
     for (const auto& key : old_instances)

@@ -185,3 +185,82 @@ TEST(CliSpecMustpass, AStaleListIsRefusedAndTheListIsTheRequiredInstances) {
 
 }  // namespace
 }  // namespace kcs::spec
+
+namespace kcs::spec {
+namespace {
+
+// The published torch report (catalog 1.1.0), judged again from its evidence.
+std::string published_torch_report() {
+    const std::string file = ::testing::TempDir() + "/kcs-rejudge-torch-" + std::to_string(::getpid()) + ".dsse.json";
+    const std::string source = (testing::source_catalog().parent_path().parent_path() / "reports" / "published" /
+                                "torch.dsse.json.gz").string();
+    EXPECT_EQ(std::system(("gzip -dc '" + source + "' > '" + file + "'").c_str()), 0);
+    return file;
+}
+
+TEST(CliRejudge, UnderItsOwnVersionNothingChanges) {
+    const CliRun r = kcs("rejudge " + published_torch_report() + " --spec-version 1.1.0");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("0 verdict(s) would change, 568 would stay, 0 need a rerun"), std::string::npos) << r.out;
+}
+
+TEST(CliRejudge, ALoosenedBoundTurnsAFailIntoAPassAndNewParametersNeedARerun) {
+    testing::CatalogCopy copy;
+    copy.replace("classes/C-CMP-01.yaml", "gelu:    {f32: 33,", "gelu:    {f32: 20000000,");
+    copy.replace("catalog.yaml", "spec_version: 1.1.0", "spec_version: 2.0.0");
+    const CliRun loosened = kcs("rejudge " + published_torch_report() + " --spec-version " + copy.dir().string());
+    EXPECT_EQ(loosened.exit_code, 0) << loosened.err;
+    // gelu f32's worst case is 16777202 ulp: within 2e7, beyond 33.
+    EXPECT_NE(loosened.out.find("changed  v1/C-CMP-01/unary.gelu/f32-f32/shapes-sweep: FAIL -> PASS (ulp_table bound "
+                                "2e+07 in 2.0.0)"),
+              std::string::npos)
+        << loosened.out;
+    EXPECT_NE(loosened.out.find("1 verdict(s) would change"), std::string::npos) << loosened.out;
+    // Under the released 1.0.0, whose protocols took other parameters, the instances that changed need a rerun.
+    const CliRun released = kcs("rejudge " + published_torch_report() + " --spec-version 1.0.0 --format json");
+    EXPECT_EQ(released.exit_code, 0) << released.err;
+    const Json doc = Json::parse(released.out);
+    EXPECT_EQ(doc["report_version"], "1.1.0");
+    EXPECT_EQ(doc["target_version"], "1.0.0");
+    EXPECT_FALSE(doc["rerun"].empty());
+    EXPECT_GT(doc["unchanged"].get<int>(), 0);
+    EXPECT_EQ(kcs("rejudge " + published_torch_report() + " --spec-version 0.9.0").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace kcs::spec
+
+namespace kcs::spec {
+namespace {
+
+// A report judged under the released 1.0.0 (reference-cpu, gather, smoke):
+// kcs verify finds 1.0.0 by the report's digest and judges it again there;
+// kcs rejudge under 1.1.0 keeps the verdicts whose protocol is the same
+// and asks for a rerun of those 1.1.0 gave parameters (shapes) that 1.0.0
+// lacked, which today's probes need (they are ERROR under 1.0.0).
+TEST(CliRejudge, AReportJudgedUnderTheReleaseVerifiesAndRejudgesUnderTheCurrent) {
+    const std::string dir = ::testing::TempDir() + "/kcs-release-report-" + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(kcs("keygen --out " + dir + "/key --label test").exit_code, 0);
+    const std::string released = (testing::source_catalog().parent_path() / "releases" / "1.0.0").string();
+    const CliRun run = kcs("certify --adapter reference-cpu --depth smoke --op gather --spec " + released + " --key " +
+                           dir + "/key.key --out " + dir + "/run");
+    ASSERT_LE(run.exit_code, 1) << run.err;
+    const CliRun verified = kcs("verify " + dir + "/run/report.dsse.json --pubkey " + dir + "/key.pub");
+    EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+    EXPECT_NE(verified.out.find("re-judged from their evidence with spec 1.0.0's tolerance models"), std::string::npos)
+        << verified.out;
+    const CliRun judged = kcs("rejudge " + dir + "/run/report.dsse.json --spec-version 1.1.0 --format json");
+    EXPECT_EQ(judged.exit_code, 0) << judged.err;
+    const Json doc = Json::parse(judged.out);
+    EXPECT_EQ(doc["report_version"], "1.0.0");
+    EXPECT_TRUE(doc["changed"].empty());
+    EXPECT_EQ(doc["unchanged"], 6);  // C-EXC-02 and C-ORD-02 on gather: the same protocol in both
+    EXPECT_EQ(doc["rerun"].size(), 18u);
+    EXPECT_NE(doc["rerun"][0]["why"].get<std::string>().find("-> {\"shapes\""), std::string::npos) << doc["rerun"][0];
+    EXPECT_TRUE(doc["lacking"].empty());
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace kcs::spec

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,11 @@ struct CatalogDiff {
 };
 
 CatalogDiff diff_catalogs(const Catalog& from, const Catalog& to);
+
+// The instances a catalog plans, as CLASS/OPERATOR[.FUNCTION]/CONFIG (an
+// instance id without its major version and variant), under one profile,
+// or under every profile when `profile` is empty.
+std::set<std::string> instance_keys(const Catalog& catalog, const std::string& profile = "");
 
 // The step from one version to another (1.0.0 -> 1.1.0: minor); nullopt
 // when `to` is not above `from`.
