@@ -65,4 +65,10 @@ std::filesystem::path find_catalog(const std::string& folder_or_version) {
     return {};
 }
 
+std::filesystem::path catalog_named(const std::string& folder_or_version) {
+    if (folder_or_version.empty()) return default_catalog();
+    const auto found = find_catalog(folder_or_version);
+    return found.empty() ? std::filesystem::path(folder_or_version) : found;
+}
+
 }  // namespace kcs::cli

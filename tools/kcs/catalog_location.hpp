@@ -30,4 +30,9 @@ std::vector<CarriedCatalog> released_catalogs();
 // none is found.
 std::filesystem::path find_catalog(const std::string& folder_or_version);
 
+// The catalog a --spec option names: the newest carried one for "", else
+// find_catalog's, else the argument as a folder (whose loading then says
+// what is wrong with it).
+std::filesystem::path catalog_named(const std::string& folder_or_version);
+
 }  // namespace kcs::cli

@@ -160,7 +160,9 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     certify->add_option("--depth", o->run.plan.depth, "smoke, quick or full (only full is certifiable)")
         ->capture_default_str();
     certify->add_option("--op", o->run.plan.operators, "Only this operator (repeatable; default: every operator)");
-    certify->add_option("--spec", o->run.spec_dir, "Catalog folder (default: the newest carried catalog)");
+    certify->add_option("--spec,--spec-version", o->run.spec_dir,
+                       "The catalog: a folder, or a version this kcs carries (1.1.0, or a release under "
+                       "spec/releases/ such as 1.0.0); default: the newest carried catalog");
     certify->add_option("--out", o->out, "Folder for report.json (default: reports/out/ADAPTER-PROFILE-DEPTH-UTCTIME)");
     certify->add_option("--key", o->key,
                         "Sign the report with this secret key (kcs keygen): writes report.dsse.json beside report.json");

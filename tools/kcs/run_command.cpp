@@ -85,7 +85,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     run->add_option("--depth", o->run.plan.depth, "The depth that fixes its parameters: smoke, quick or full")
         ->capture_default_str();
-    run->add_option("--spec", o->run.spec_dir, "Catalog folder (default: the newest carried catalog)");
+    run->add_option("--spec,--spec-version", o->run.spec_dir,
+                       "The catalog: a folder, or a version this kcs carries (1.1.0, or a release under "
+                       "spec/releases/ such as 1.0.0); default: the newest carried catalog");
     run->add_option("--case,--instance", o->case_id, "The instance id, e.g. v1/C-PRC-01/matmul/f32xf32-f32/k-sweep")
         ->required();
     run->add_option("--seed", o->seed, "The case's seed")->required();

@@ -33,7 +33,7 @@ std::optional<fs::path> built_in_claims(const std::string& adapter) {
 
 std::unique_ptr<RunSetup> prepare_run(const RunChoice& choice) {
     auto setup = std::make_unique<RunSetup>();
-    auto loaded = spec::load_catalog(choice.spec_dir.empty() ? default_catalog() : fs::path(choice.spec_dir));
+    auto loaded = spec::load_catalog(catalog_named(choice.spec_dir));
     if (!loaded.ok()) {
         print_diagnostics(loaded.diagnostics);
         std::cerr << "kcs: error: the catalog in " << loaded.catalog.root.string() << " has "
@@ -85,7 +85,8 @@ reports::ReproCommand repro_command(const RunChoice& choice, const RunSetup& set
     repro.options = adapter.options;
     const auto& claims = setup.request.claims;
     if (!claims.file.empty()) repro.claims_file = fs::absolute(claims.file).lexically_normal().string();
-    if (!choice.spec_dir.empty()) repro.spec_dir = fs::absolute(choice.spec_dir).lexically_normal().string();
+    if (!choice.spec_dir.empty())
+        repro.spec_dir = fs::absolute(catalog_named(choice.spec_dir)).lexically_normal().string();
     repro.profile = setup.request.profile->id;
     repro.depth = setup.request.depth->id;
     if (adapter.timeout_s != kDefaultTimeoutSeconds) repro.timeout_s = adapter.timeout_s;
