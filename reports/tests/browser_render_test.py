@@ -46,6 +46,16 @@ def check(condition, message):
     return condition
 
 
+def finish(summary):
+    """The exit code: 1 after printing every failure, else 0 after printing `summary`."""
+    if failures:
+        for failure in failures:
+            print("FAIL: " + failure, file=sys.stderr)
+        return 1
+    print(summary)
+    return 0
+
+
 class Dom(html.parser.HTMLParser):
     """What the page holds: elements by tag and class, texts by class."""
 
@@ -246,13 +256,8 @@ def main():
     check(shot.returncode == 0, f"chromium --screenshot exited {shot.returncode}")
     check_screenshot(screenshot, expected["verdict"])
 
-    if failures:
-        for failure in failures:
-            print("FAIL: " + failure, file=sys.stderr)
-        return 1
-    print(f"ok: {dom.count('td', 'cell')} matrix cells, {dom.tags.get('svg', 0)} pictures, "
-          f"{dom.count('details', 'instance')} instances, banner {expected['verdict']}; screenshot {screenshot}")
-    return 0
+    return finish(f"ok: {dom.count('td', 'cell')} matrix cells, {dom.tags.get('svg', 0)} pictures, "
+                  f"{dom.count('details', 'instance')} instances, banner {expected['verdict']}; screenshot {screenshot}")
 
 
 if __name__ == "__main__":

@@ -134,13 +134,8 @@ def main():
             check(red > 100, f"{fails} FAIL cells, but the top of the screenshot shows {red} pixels of their "
                   f"colour #{bytes(FAIL_RGB).hex()}")
 
-    if browser.failures:
-        for failure in browser.failures:
-            print("FAIL: " + failure, file=sys.stderr)
-        return 1
-    print(f"ok: {len(class_rows)} class rows x {args.columns} adapters, {fails} FAIL cells"
-          f"{' each linked to its findings' if args.linked_fails else ''}; screenshot {screenshot}")
-    return 0
+    return browser.finish(f"ok: {len(class_rows)} class rows x {args.columns} adapters, {fails} FAIL cells"
+                          f"{' each linked to its findings' if args.linked_fails else ''}; screenshot {screenshot}")
 
 
 if __name__ == "__main__":
