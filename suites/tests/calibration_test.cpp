@@ -55,6 +55,18 @@ std::vector<ClassCalibration> run(const std::vector<ClaimConformer>& conformers,
     return calibrate(request);
 }
 
+// A conformer runs where its claims make it differ from reference-cpu: the
+// operators its differing claims state, every operator for one that names none.
+TEST(ClaimConformers, RunOverTheOperatorsTheirClaimsState) {
+    const harness::Claims reference = claims_file(kReferenceClaims);
+    EXPECT_EQ(stated_operators(catalog(), claims_file(kConformers / "clamp.yaml"), reference),
+              std::vector<std::string>{"gather"});
+    EXPECT_EQ(stated_operators(catalog(), claims_file(kConformers / "masked-zero.yaml"), reference),
+              (std::vector<std::string>{"softmax", "attention"}));
+    EXPECT_TRUE(stated_operators(catalog(), claims_file(kConformers / "ftz.yaml"), reference).empty());
+    EXPECT_TRUE(stated_operators(catalog(), reference, reference).empty());  // nothing differs: no restriction
+}
+
 TEST(ClaimConformers, FlushingUnderSubnormalsFlushPasses) {
     const auto classes =
         run({conformer("ftz", claims_file(kConformers / "ftz.yaml"), "elementwise")}, "C-CMP-02");

@@ -34,7 +34,8 @@ namespace fs = std::filesystem;
 
 // The claim conformers of the calibration adapter: one claims file each in
 // vendors/calibration/conformers/, named by the conformer (NAME.yaml gives
-// conforming=NAME), planned under profile core at the run's depth.
+// conforming=NAME), planned under profile core at the run's depth, over
+// the operators its claims state.
 std::optional<std::vector<suites::ClaimConformer>> load_conformers(const RunSetup& setup) {
     const fs::path folder = fs::path(KCS_SOURCE_DIR) / "vendors" / "calibration" / "conformers";
     std::vector<fs::path> files;
@@ -57,6 +58,8 @@ std::optional<std::vector<suites::ClaimConformer>> load_conformers(const RunSetu
         harness::PlanRequest request = setup.request;
         request.profile = setup.catalog.find_profile("core");
         request.claims = claims.claims;
+        // calibrate's --op is CalibrationRequest::only_operator, applied to these plans too.
+        request.operators = suites::stated_operators(setup.catalog, claims.claims, setup.request.claims);
         conformers.push_back({file.stem().string(), claims.claims, harness::make_plan(request)});
     }
     return conformers;

@@ -172,6 +172,20 @@ std::string_view CalibrationRow::state() const {
     return conformer ? "FALSE_ALARM" : "UNDER_SPECIFIED";
 }
 
+std::vector<std::string> stated_operators(const spec::Catalog& catalog, const harness::Claims& conformer,
+                                          const harness::Claims& conforming) {
+    std::vector<std::string> operators;
+    for (const auto& [id, value] : conformer.values) {
+        const auto theirs = conforming.values.find(id);
+        if (theirs != conforming.values.end() && theirs->second == value) continue;
+        const spec::Claim* claim = catalog.find_claim(id);
+        if (!claim || claim->operators.empty()) return {};
+        for (const auto& op : claim->operators)
+            if (std::find(operators.begin(), operators.end(), op) == operators.end()) operators.push_back(op);
+    }
+    return operators;
+}
+
 std::vector<std::string> claim_values_without_conformer(const spec::Catalog& catalog, const harness::Claims& conforming,
                                                         const std::vector<ClaimConformer>& conformers) {
     std::vector<std::string> missing;

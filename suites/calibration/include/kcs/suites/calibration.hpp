@@ -77,6 +77,14 @@ struct CalibrationRequest {
 
 std::vector<ClassCalibration> calibrate(const CalibrationRequest& request);
 
+// The operators a claim conformer's claims state (SPEC.md section 6), which
+// it is run over: the union of the catalog's `operators` of each claim
+// whose value differs from the conforming implementation's; empty (every
+// operator) when one of them names none. Elsewhere the conformer computes
+// as the conforming implementation does.
+std::vector<std::string> stated_operators(const spec::Catalog& catalog, const harness::Claims& conformer,
+                                          const harness::Claims& conforming);
+
 // Every claim value a profile of the catalog accepts (all of a claim's
 // values where the profile does not restrict it) that neither the
 // conforming implementation's claims nor any conformer's make, as
