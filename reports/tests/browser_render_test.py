@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """The HTML report in a real browser (Debian's chromium, headless).
 
-browser_render_test.py --kcs KCS --report REPORT.json --work DIR [--hostile TEXT]
+browser_render_test.py --kcs KCS --report REPORT.json|REPORT.dsse.json --work DIR [--hostile TEXT]
 
 Renders REPORT with `kcs render --format html`, has chromium load the page
 from disk, and checks what a person would see, against numbers taken from
 the report itself:
   - the DOM chromium built (--dump-dom): the banner's profile verdict,
     coverage, pass rate and signature status; one matrix cell per class and
-    operator; one <details> per instance; <svg> pictures where the report
+    operator; one <details> per instance, each FAIL's holding the table of
+    its cases (its evidence); <svg> pictures where the report
     holds the numbers for them; no <script>, <img>, <link> or <iframe>
     element (a hostile string must arrive as text: --hostile TEXT must be
     found in the page's text);
@@ -18,6 +19,7 @@ chromium runs with a private profile and HOME under DIR. Standard library
 only; run it with Debian's /usr/bin/python3.
 """
 import argparse
+import base64
 import html.parser
 import json
 import os
@@ -66,16 +68,25 @@ class Dom(html.parser.HTMLParser):
         self.text_of = {}  # class word -> text inside the first element with it
         self.all_text = []
         self._open = []  # (tag, classes) of open elements collecting text
+        self.fail_details = []  # per FAIL instance: whether its details hold the cases' evidence table
+        self._fail_open = None
 
     def handle_starttag(self, tag, attrs):
         self.tags[tag] = self.tags.get(tag, 0) + 1
         classes = (dict(attrs).get("class") or "").split()
         for word in classes:
             self.classed[(tag, word)] = self.classed.get((tag, word), 0) + 1
+        if tag == "details" and "instance" in classes and "v-fail" in classes:
+            self._fail_open = False
+        elif tag == "table" and "cases" in classes and self._fail_open is not None:
+            self._fail_open = True
         if tag not in ("br", "meta", "img", "link", "input", "hr", "circle", "rect", "line", "path"):
             self._open.append((tag, classes))
 
     def handle_endtag(self, tag):
+        if tag == "details" and self._fail_open is not None:
+            self.fail_details.append(self._fail_open)
+            self._fail_open = None
         for i in range(len(self._open) - 1, -1, -1):
             if self._open[i][0] == tag:
                 del self._open[i:]
@@ -124,6 +135,7 @@ def expected_from(report):
         "verdict": predicate["summary"]["profile"]["verdict"],
         "cells": len(rows) * len(operators),
         "instances": len(instances),
+        "fails": sum(1 for i in instances if i.get("verdict") == "FAIL"),
         "with_pictures": with_pictures,
         # Each C-ORD-02 instance with hash groups draws one picture in its details.
         "min_svg": hash_instances + (1 if with_pictures else 0),
@@ -137,11 +149,16 @@ def check_dom(dom, expected, hostile):
     check("pass rate" in dom.text("pass-rate"), "the banner shows no pass rate")
     check(dom.text("coverage") != dom.text("pass-rate"), "coverage and pass rate are not shown apart")
     signature = dom.text("signature")
-    check(signature.startswith("UNSIGNED"), f"a bare Statement's banner says {signature!r}, not UNSIGNED")
+    check(signature.startswith(expected["signature"]),
+          f"the banner says {signature!r}, not {expected['signature']} (rendered without a key)")
     cells = dom.count("td", "cell")
     check(cells == expected["cells"], f"{cells} matrix cells, expected classes x operators = {expected['cells']}")
     details = dom.count("details", "instance")
     check(details == expected["instances"], f"{details} instance details, the report has {expected['instances']}")
+    # Every FAIL row expands to its evidence: the table of its cases (verdict, figure, bound, message).
+    check(len(dom.fail_details) == expected["fails"],
+          f"{len(dom.fail_details)} FAIL instance details, the report has {expected['fails']} FAILs")
+    check(all(dom.fail_details), f"{dom.fail_details.count(False)} FAIL instance(s) show no table of their cases")
     svgs = dom.tags.get("svg", 0)
     check(svgs >= expected["min_svg"], f"{svgs} <svg> pictures, expected at least {expected['min_svg']}")
     if expected["with_pictures"]:
@@ -236,7 +253,12 @@ def main():
             os.remove(stale)
 
     with open(args.report, encoding="utf-8") as f:
-        expected = expected_from(json.load(f))
+        document = json.load(f)
+    envelope = "payload" in document
+    if envelope:  # a DSSE envelope: the Statement is its payload, its signature unchecked by kcs render
+        document = json.loads(base64.b64decode(document["payload"]))
+    expected = expected_from(document)
+    expected["signature"] = "UNVERIFIED" if envelope else "UNSIGNED"
     render = subprocess.run([args.kcs, "render", args.report, "--format", "html", "--out", page],
                             capture_output=True, text=True, timeout=120)
     if render.returncode != 0:
