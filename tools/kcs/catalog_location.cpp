@@ -51,6 +51,12 @@ std::vector<CarriedCatalog> released_catalogs() {
     return out;
 }
 
+std::vector<CarriedCatalog> every_catalog() {
+    std::vector<CarriedCatalog> all = carried_catalogs();
+    for (auto& released : released_catalogs()) all.push_back(std::move(released));
+    return all;
+}
+
 std::filesystem::path find_catalog(const std::string& folder_or_version) {
     std::error_code ec;
     if (std::filesystem::is_regular_file(std::filesystem::path(folder_or_version) / "catalog.yaml", ec))

@@ -25,6 +25,10 @@ std::filesystem::path default_catalog();
 // MAJOR.MINOR.PATCH/ (each the catalog as released; SPEC.md section 10).
 std::vector<CarriedCatalog> released_catalogs();
 
+// Both: the carried vN catalogs, then the released ones. A report names
+// the one it was judged under by digest.
+std::vector<CarriedCatalog> every_catalog();
+
 // A catalog named on the command line: a folder holding catalog.yaml, or a
 // version: a released one, or the spec_version of a carried vN. Empty when
 // none is found.

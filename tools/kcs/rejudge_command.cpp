@@ -22,9 +22,7 @@ struct RejudgeOptions {
 
 // The catalog this kcs carries whose digest is `digest` (current or released).
 std::optional<spec::Catalog> carried_with_digest(const std::string& digest) {
-    std::vector<CarriedCatalog> all = carried_catalogs();
-    for (auto& released : released_catalogs()) all.push_back(released);
-    for (const auto& carried : all) {
+    for (const auto& carried : every_catalog()) {
         auto loaded = spec::load_catalog(carried.dir);
         if (loaded.ok() && spec::catalog_digest(loaded.catalog) == digest) return std::move(loaded.catalog);
     }

@@ -11,9 +11,7 @@ TrustedInputs load_trusted_inputs(const std::vector<std::string>& pubkey_files,
     for (const auto& file : pubkey_files) trusted.inputs.keys.push_back(reports::read_public_key(file));
     // The current catalogs and the released ones: a report names the one it
     // was judged under (by digest), and is judged again under it.
-    std::vector<CarriedCatalog> all = carried_catalogs();
-    for (auto& released : released_catalogs()) all.push_back(std::move(released));
-    for (const auto& carried : all) {
+    for (const auto& carried : every_catalog()) {
         auto loaded = spec::load_catalog(carried.dir);
         if (!loaded.ok()) continue;  // kcs spec lint reports it; it cannot vouch for a report
         trusted.catalogs.push_back(std::make_unique<spec::Catalog>(std::move(loaded.catalog)));

@@ -10,14 +10,12 @@ namespace kcs::cuda {
 namespace {
 
 using device::Dtype;
-
-struct Instance {
-    Dtype input, output;
-};
+using Instance = device::DtypeConfig;  // input and output dtypes (gather: table and index)
 
 // The configurations each family serves (spec/v1/operators): the
-// accumulating operators' five, the same-dtype three, cast's four.
-constexpr Instance kSameDtype[] = {{Dtype::f32, Dtype::f32}, {Dtype::f16, Dtype::f16}, {Dtype::bf16, Dtype::bf16}};
+// accumulating operators' five and the same-dtype three (op_checks.hpp's,
+// which the operator checks accept), cast's four, gather's table bits and
+// index types.
 constexpr Instance kCast[] = {
     {Dtype::f32, Dtype::f16}, {Dtype::f32, Dtype::bf16}, {Dtype::f16, Dtype::f32}, {Dtype::bf16, Dtype::f32}};
 constexpr Instance kGather[] = {
@@ -41,14 +39,6 @@ void add_all(std::vector<std::string>& out, std::string_view kernel, std::span<c
     for (const Instance& instance : instances) out.push_back(name_expression(kernel, instance.input, instance.output));
 }
 
-std::span<const Instance> accumulating() {
-    static const std::vector<Instance> configs = [] {
-        std::vector<Instance> all;
-        for (const device::DtypeConfig& config : device::kAccumulatingConfigs) all.push_back({config.input, config.output});
-        return all;
-    }();
-    return configs;
-}
 
 }  // namespace
 
@@ -84,22 +74,24 @@ std::string gather_expression(Dtype table, Dtype index) {
 std::vector<std::string> name_expressions(Family family) {
     std::vector<std::string> names;
     switch (family) {
-        case Family::matmul: add_all(names, "matmul", accumulating()); break;
+        case Family::matmul: add_all(names, "matmul", device::kAccumulatingConfigs); break;
         case Family::reduce:
-            add_all(names, "reduce_sum", accumulating());
-            add_all(names, "reduce_max", kSameDtype);
+            add_all(names, "reduce_sum", device::kAccumulatingConfigs);
+            add_all(names, "reduce_max", device::kSameDtypeConfigs);
             break;
-        case Family::softmax: add_all(names, "softmax", accumulating()); break;
+        case Family::softmax: add_all(names, "softmax", device::kAccumulatingConfigs); break;
         case Family::norms:
-            add_all(names, "layernorm", accumulating());
-            add_all(names, "rmsnorm", accumulating());
+            add_all(names, "layernorm", device::kAccumulatingConfigs);
+            add_all(names, "rmsnorm", device::kAccumulatingConfigs);
             break;
-        case Family::attention: add_all(names, "attention", accumulating()); break;
+        case Family::attention: add_all(names, "attention", device::kAccumulatingConfigs); break;
         case Family::unary:
-            for (const char* function : kUnary) add_all(names, std::string("unary_") + function, kSameDtype);
+            for (const char* function : kUnary)
+                add_all(names, std::string("unary_") + function, device::kSameDtypeConfigs);
             break;
         case Family::elementwise:
-            for (const char* function : kElementwise) add_all(names, std::string("elementwise_") + function, kSameDtype);
+            for (const char* function : kElementwise)
+                add_all(names, std::string("elementwise_") + function, device::kSameDtypeConfigs);
             break;
         case Family::cast: add_all(names, "cast", kCast); break;
         case Family::gather:

@@ -25,8 +25,6 @@ public:
     // The kernel of `expression` (families.hpp) in the family's module.
     cudaKernel_t kernel(Family family, const std::string& expression);
 
-    int modules_built() const { return static_cast<int>(modules_.size()); }
-
 private:
     struct Module {
         cudaLibrary_t library = nullptr;
