@@ -170,7 +170,16 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
     run.claims = claims_of(at(first, "/predicate/claims"));
     run.operators = at(first, "/predicate/operators").get<std::vector<std::string>>();
     run.signer = inputs.signer;
-    harness::PlanRequest request{catalog, run.profile, run.depth, run.claims, run.operators};
+    if (const Json* protocols = first.at("predicate").at("spec").contains("protocols")
+                                    ? &first.at("predicate").at("spec").at("protocols")
+                                    : nullptr) {
+        const std::string digest = protocols->value("digest", "");
+        run.protocols = inputs.catalog(digest);
+        if (!run.protocols)
+            throw MergeError("this kcs carries no catalog with digest " + digest +
+                             ", whose protocols supplied the shards' parameters");
+    }
+    harness::PlanRequest request{catalog, run.profile, run.depth, run.claims, run.operators, run.protocols};
     RunResults results;
     results.plan = harness::make_plan(request);
     const std::string recorded_digest = at(first, "/predicate/plan/digest").get<std::string>();

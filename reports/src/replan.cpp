@@ -66,6 +66,7 @@ void replan(const Json& statement, Verification& v) {
 
     RunDescription run;
     run.catalog = &catalog;
+    run.protocols = v.protocols;
     run.profile = catalog.find_profile(p.at("profile").value("id", ""));
     run.depth = catalog.find_depth(p.at("depth").value("id", ""));
     if (!run.profile || !run.depth)
@@ -98,7 +99,7 @@ void replan(const Json& statement, Verification& v) {
                      ", the declined operators give " + Json(scoped.not_needed).dump());
     run.operators = p.value("operators", std::vector<std::string>{});
 
-    const auto plan = harness::make_plan({&catalog, run.profile, run.depth, run.claims, run.operators});
+    const auto plan = harness::make_plan({&catalog, run.profile, run.depth, run.claims, run.operators, v.protocols});
     const std::string digest = harness::plan_digest(plan);
     if (p.at("plan").value("digest", "") != digest)
         problems.add("plan.digest: recorded " + p.at("plan").value("digest", Json()).dump() + ", the catalog, claims "

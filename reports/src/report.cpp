@@ -295,6 +295,10 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
                               {"cost_model", {{"source", shard->cost_source}, {"digest", shard->cost_digest}}},
                               {"expected_s", shard->expected_s}};
     if (run.mustpass) predicate["mustpass"] = *run.mustpass;
+    if (run.protocols && run.protocols != run.catalog)
+        predicate["spec"]["protocols"] = {{"version", run.protocols->spec_version},
+                                          {"digest", spec::catalog_digest(*run.protocols)},
+                                          {"supplied", harness::supplied_parameters(results.plan)}};
     return {{"_type", std::string(kStatementType)},
             {"subject", subjects},
             {"predicateType", std::string(kPredicateType)},

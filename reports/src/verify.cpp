@@ -54,6 +54,17 @@ void check_catalog(const Json& statement, const VerifyInputs& inputs, Verificati
             return;
         }
     v.passed.push_back("catalog: spec " + v.catalog->spec_version + " " + digest + ", carried by this kcs");
+    // Under an older release, the protocols' catalog supplied parameters: the plan is remade with it.
+    if (!(*spec)["spec"].contains("protocols")) return;
+    const Json protocols = (*spec)["spec"]["protocols"];
+    for (const spec::Catalog* c : inputs.catalogs)
+        if (spec::catalog_digest(*c) == protocols.value("digest", "")) v.protocols = c;
+    if (!v.protocols)
+        v.failures.push_back("catalog: the protocols' digest " + protocols.value("digest", Json()).dump() +
+                             " is not one this kcs carries");
+    else
+        v.passed.push_back("catalog: parameters spec " + v.catalog->spec_version + " leaves unstated taken from spec " +
+                           v.protocols->spec_version + ", carried by this kcs");
 }
 
 void check_subjects(const Json& statement, const VerifyInputs& inputs, Verification& v) {

@@ -225,6 +225,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         reports::RunDescription run;
         run.started = std::chrono::system_clock::now();
         run.catalog = &setup->catalog;
+        run.protocols = setup->protocols.get();
         run.profile = setup->request.profile;
         run.depth = setup->request.depth;
         run.claims = setup->request.claims;

@@ -31,8 +31,12 @@ void print_run_header(const reports::Json& p) {
         std::cout << "device    " << text(info["device"]) << " (" << text(info["vendor"]) << ")\n";
     const auto base = p["seeds"]["base"].get<std::uint64_t>();
     const auto seeds = p["seeds"]["per_instance"].get<std::uint64_t>();
-    std::cout << "catalog   spec " << text(p["spec"]["version"]) << "  " << text(p["spec"]["digest"]) << "\n"
-              << "profile   " << text(p["profile"]["id"]) << "   depth " << text(p["depth"]["id"])
+    std::cout << "catalog   spec " << text(p["spec"]["version"]) << "  " << text(p["spec"]["digest"]) << "\n";
+    if (const auto& protocols = p["spec"].value("protocols", reports::Json()); protocols.is_object())
+        std::cout << "protocols spec " << text(protocols["version"]) << "'s, which supplied "
+                  << protocols["supplied"].size() << " value(s) spec " << text(p["spec"]["version"])
+                  << " leaves unstated (spec.protocols in the report)\n";
+    std::cout << "profile   " << text(p["profile"]["id"]) << "   depth " << text(p["depth"]["id"])
               << (p["depth"]["certifiable"].get<bool>() ? " (certifiable)" : " (not certifiable)") << "   seeds "
               << base << ".." << base + seeds - 1;
     if (!p["operators"].empty()) {

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "catalog_location.hpp"
+#include "kcs/spec/catalog_diff.hpp"
 #include "kcs/spec/text_patterns.hpp"
 
 namespace kcs::cli {
@@ -31,6 +32,36 @@ std::optional<fs::path> built_in_claims(const std::string& adapter) {
     return file;
 }
 
+namespace {
+
+// The newest carried catalog when `chosen` is an older release, after
+// checking that the step from `chosen` to it is one SPEC.md section 10
+// allows (a minor or patch step measures all the older release did, so
+// its protocols can judge the older release's instances); null when
+// `chosen` is the newest. False after printing why this build cannot
+// certify under `chosen`.
+bool load_protocols(const spec::Catalog& chosen, std::unique_ptr<spec::Catalog>& protocols) {
+    auto newest = spec::load_catalog(default_catalog());
+    if (!newest.ok() || spec::compare_versions(chosen.spec_version, newest.catalog.spec_version) >= 0) return true;
+    const auto allowed = spec::version_step(chosen.spec_version, newest.catalog.spec_version);
+    const spec::CatalogDiff diff = spec::diff_catalogs(chosen, newest.catalog);
+    if (!allowed || *allowed == spec::VersionStep::major || diff.needed() > *allowed) {
+        std::string first;
+        for (const auto& c : diff.changes)
+            if (first.empty() && c.needs == spec::VersionStep::major) first = c.subject + ": " + c.change + ": " + c.detail;
+        std::cerr << "kcs: error: this kcs's probes implement the measurement protocols of spec "
+                  << newest.catalog.spec_version << ", and " << chosen.spec_version << " -> "
+                  << newest.catalog.spec_version << " is not a compatible step"
+                  << (first.empty() ? std::string() : " (" + first + ")") << "; certify under spec "
+                  << chosen.spec_version << " with the kcs release that implements it\n";
+        return false;
+    }
+    protocols = std::make_unique<spec::Catalog>(std::move(newest.catalog));
+    return true;
+}
+
+}  // namespace
+
 std::unique_ptr<RunSetup> prepare_run(const RunChoice& choice) {
     auto setup = std::make_unique<RunSetup>();
     auto loaded = spec::load_catalog(catalog_named(choice.spec_dir));
@@ -43,9 +74,11 @@ std::unique_ptr<RunSetup> prepare_run(const RunChoice& choice) {
     }
     setup->catalog = std::move(loaded.catalog);
     const spec::Catalog& catalog = setup->catalog;
+    if (!load_protocols(catalog, setup->protocols)) return nullptr;
 
     harness::PlanRequest& request = setup->request;
     request.catalog = &catalog;
+    request.protocols = setup->protocols.get();
     if (const auto wrong = harness::resolve_choice(request, choice.plan); !wrong.empty()) {
         print_diagnostics(wrong);
         return nullptr;

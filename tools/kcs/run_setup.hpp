@@ -26,6 +26,9 @@ struct RunChoice {
 
 struct RunSetup {
     spec::Catalog catalog;
+    // Under an older release: the newest carried catalog, whose protocols
+    // the probes implement (request.protocols points to it).
+    std::unique_ptr<spec::Catalog> protocols;
     harness::PlanRequest request;  // points into catalog: a RunSetup stays where it was made
     bool claims_given = false;     // --claims named the file (else the adapter's own, or defaults)
 };

@@ -233,33 +233,84 @@ TEST(CliRejudge, ALoosenedBoundTurnsAFailIntoAPassAndNewParametersNeedARerun) {
 namespace kcs::spec {
 namespace {
 
-// A report judged under the released 1.0.0 (reference-cpu, gather, smoke):
-// kcs verify finds 1.0.0 by the report's digest and judges it again there;
-// kcs rejudge under 1.1.0 keeps the verdicts whose protocol is the same
-// and asks for a rerun of those 1.1.0 gave parameters (shapes) that 1.0.0
-// lacked, which today's probes need (they are ERROR under 1.0.0).
-TEST(CliRejudge, AReportJudgedUnderTheReleaseVerifiesAndRejudgesUnderTheCurrent) {
+// Certifying under the released 1.0.0 (reference-cpu, matmul, smoke): the
+// probes implement 1.1.0's protocols, which supply the parameters and the
+// preconditions as data that 1.0.0 left to the implementation, so every
+// applicable instance is judged and none is ERROR. kcs verify finds 1.0.0
+// and 1.1.0 by the report's digests and remakes the plan with both; kcs
+// rejudge under 1.1.0 keeps every verdict whose protocol and bound are the
+// same and asks for a rerun where 1.1.0 measures more: C-ORD-01, whose
+// 1.0.0 parameter K 1.1.0 superseded, and C-ORD-03, whose tolerance 1.1.0
+// gave a power that 1.0.0's evidence (no pool step) does not show.
+TEST(CliRejudge, AReportCertifiedUnderTheReleaseIsJudgedVerifiesAndRejudgesUnderTheCurrent) {
     const std::string dir = ::testing::TempDir() + "/kcs-release-report-" + std::to_string(::getpid());
     std::filesystem::create_directories(dir);
     ASSERT_EQ(kcs("keygen --out " + dir + "/key --label test").exit_code, 0);
-    const std::string released = (testing::source_catalog().parent_path() / "releases" / "1.0.0").string();
-    const CliRun run = kcs("certify --adapter reference-cpu --depth smoke --op gather --spec " + released + " --key " +
+    const CliRun run = kcs("certify --adapter reference-cpu --depth smoke --op matmul --spec-version 1.0.0 --key " +
                            dir + "/key.key --out " + dir + "/run");
-    ASSERT_LE(run.exit_code, 1) << run.err;
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    std::ifstream envelope(dir + "/run/report.json");
+    const Json report = Json::parse(envelope);
+    const Json& predicate = report["predicate"];
+    EXPECT_EQ(predicate["spec"]["version"], "1.0.0");
+    EXPECT_EQ(predicate["spec"]["protocols"]["version"], "1.1.0");
+    const auto supplied = predicate["spec"]["protocols"]["supplied"].get<std::vector<std::string>>();
+    for (const char* expected : {"C-ORD-01 matmul: shapes", "C-ORD-03 matmul: pool_shape", "C-PRC-04 matmul: requires"})
+        EXPECT_NE(std::find(supplied.begin(), supplied.end(), expected), supplied.end()) << expected;
+    // 1.0.0 states C-ORD-02's runs itself: its own value is kept.
+    EXPECT_EQ(std::find(supplied.begin(), supplied.end(), "C-ORD-02 matmul: runs"), supplied.end());
+    std::size_t passed = 0, not_applicable = 0;
+    for (const auto& instance : predicate["instances"]) {
+        const std::string verdict = instance["verdict"];
+        EXPECT_TRUE(verdict == "PASS" || verdict == "NOT_APPLICABLE") << instance["id"] << ": " << verdict;
+        (verdict == "PASS" ? passed : not_applicable)++;
+        if (instance["id"].get<std::string>().find("C-ORD-03") != std::string::npos && verdict == "PASS") {
+            EXPECT_TRUE(instance["cases"][0]["evidence"]["details"]["pool"].is_null()) << "1.0.0 states no power";
+        }
+    }
+    EXPECT_EQ(passed, 42u);
+    EXPECT_EQ(not_applicable, 3u);  // C-PRC-04 where the output is the computation's dtype (1.1.0's requires)
+
     const CliRun verified = kcs("verify " + dir + "/run/report.dsse.json --pubkey " + dir + "/key.pub");
     EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
     EXPECT_NE(verified.out.find("re-judged from their evidence with spec 1.0.0's tolerance models"), std::string::npos)
         << verified.out;
+    EXPECT_NE(verified.out.find("parameters spec 1.0.0 leaves unstated taken from spec 1.1.0"), std::string::npos)
+        << verified.out;
+
     const CliRun judged = kcs("rejudge " + dir + "/run/report.dsse.json --spec-version 1.1.0 --format json");
     EXPECT_EQ(judged.exit_code, 0) << judged.err;
     const Json doc = Json::parse(judged.out);
     EXPECT_EQ(doc["report_version"], "1.0.0");
     EXPECT_TRUE(doc["changed"].empty());
-    EXPECT_EQ(doc["unchanged"], 6);  // C-EXC-02 and C-ORD-02 on gather: the same protocol in both
-    EXPECT_EQ(doc["rerun"].size(), 18u);
-    EXPECT_NE(doc["rerun"][0]["why"].get<std::string>().find("-> {\"shapes\""), std::string::npos) << doc["rerun"][0];
+    EXPECT_EQ(doc["unchanged"], 35);
+    ASSERT_EQ(doc["rerun"].size(), 10u);
+    for (const auto& rerun : doc["rerun"]) {
+        const std::string id = rerun["instance"], why = rerun["why"];
+        if (id.find("/C-ORD-01/") != std::string::npos) {
+            EXPECT_NE(why.find("{\"K\":[256]"), std::string::npos) << id << ": " << why;
+        } else {
+            EXPECT_NE(id.find("/C-ORD-03/"), std::string::npos) << id << ": " << why;
+        }
+    }
     EXPECT_TRUE(doc["lacking"].empty());
     std::filesystem::remove_all(dir);
+}
+
+// A release from which the step to the newest catalog is not one the
+// policy allows (here a 1.0.0 whose exp bound is tighter than 1.1.0's)
+// cannot be certified by probes of the newest protocols: exit 2, and why.
+TEST(CliCertify, AReleaseTheCurrentProtocolsCannotJudgeIsRefused) {
+    testing::CatalogCopy copy(testing::source_catalog().parent_path() / "releases" / "1.0.0");
+    copy.replace("classes/C-CMP-01.yaml", "exp:     {f32: 3,", "exp:     {f32: 2,");
+    const CliRun run = kcs("certify --adapter reference-cpu --depth smoke --op unary --spec " + copy.dir().string() +
+                           " --out " + (copy.dir() / "run").string());
+    EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+    EXPECT_NE(run.err.find("1.0.0 -> 1.1.0 is not a compatible step (class C-CMP-01: loosened: tolerance "
+                           "table.exp.f32: 2 -> 3)"),
+              std::string::npos)
+        << run.err;
+    EXPECT_FALSE(std::filesystem::exists(copy.dir() / "run" / "report.json"));
 }
 
 }  // namespace

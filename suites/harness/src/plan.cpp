@@ -19,9 +19,9 @@ namespace {
 // (`requires`), excludes a configuration: the first failing requirement's
 // reason (empty: it applies). Probes whose protocol cannot run there would
 // judge nothing, and a PASS must judge something (spec/SPEC.md section 5).
-std::string config_excluded(const spec::ContractClass& contract, const spec::Operator& op,
+std::string config_excluded(const std::vector<spec::Requirement>& requirements, const spec::Operator& op,
                             const spec::DtypeConfig& config) {
-    for (const auto& requirement : contract.requirements) {
+    for (const auto& requirement : requirements) {
         if (spec::requirement_holds(requirement, op, config)) continue;
         std::string reason = requirement.reason;
         if (const auto at = reason.find("{output}"); at != std::string::npos)
@@ -32,15 +32,23 @@ std::string config_excluded(const spec::ContractClass& contract, const spec::Ope
 }
 
 // Why an instance is NOT_APPLICABLE (SPEC.md section 8), or empty when it applies.
-std::string not_applicable_reason(const spec::ContractClass& contract, const std::string& requirement,
-                                  const spec::Operator& op, const spec::DtypeConfig& config, const Claims& claims) {
+std::string not_applicable_reason(const spec::ContractClass& contract, const std::vector<spec::Requirement>& requires_,
+                                  const std::string& requirement, const spec::Operator& op,
+                                  const spec::DtypeConfig& config, const Claims& claims) {
     if (requirement == "if_claimed" && contract.scope_claim && !claims.is_true(*contract.scope_claim))
         return "claim " + *contract.scope_claim + " is not declared true";
     // C-CMP-03's precondition on the norms: the same normalised row from two
     // calls, which only deterministic: true promises.
     if (contract.id == "C-CMP-03" && (op.id == "layernorm" || op.id == "rmsnorm") && !claims.is_true("deterministic"))
         return "claim deterministic is not declared true: the norm probes compare the normalised rows of two calls";
-    return config_excluded(contract, op, config);
+    return config_excluded(requires_, op, config);
+}
+
+// The protocols catalog's class of the same id, when the request has one
+// other than its catalog.
+const spec::ContractClass* newer_class(const PlanRequest& request, const std::string& class_id) {
+    if (!request.protocols || request.protocols == request.catalog) return nullptr;
+    return request.protocols->find_class(class_id);
 }
 
 // The operator's values for the class's parameters, at one depth.
@@ -51,6 +59,21 @@ spec::Json parameters_at(const spec::Operator& op, const std::string& class_id, 
     for (const auto& [name, by_depth] : params->second) {
         if (const auto value = by_depth.find(depth); value != by_depth.end()) out[name] = value->second;
     }
+    return out;
+}
+
+// The protocols catalog's values, at the same operator, class and depth,
+// of the parameters `stated` lacks: what an older release left to the
+// implementation and a newer one states.
+spec::Json supplied_at(const PlanRequest& request, const spec::Operator& op, const std::string& class_id,
+                       const spec::Json& stated) {
+    spec::Json out = spec::Json::object();
+    if (!request.protocols || request.protocols == request.catalog) return out;
+    const spec::Operator* newer = request.protocols->find_operator(op.id);
+    if (!newer) return out;
+    const spec::Json newer_values = parameters_at(*newer, class_id, request.depth->id);
+    for (const auto& [name, value] : newer_values.items())
+        if (!stated.contains(name)) out[name] = value;
     return out;
 }
 
@@ -120,12 +143,19 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
         const spec::ContractClass* contract = catalog.find_class(class_id);
         if (!contract) continue;  // the loader refuses such a profile
         const std::string variant = variant_of(*contract);
+        // A precondition an older release stated only in text, and the
+        // protocols' catalog states as data (SPEC.md section 10).
+        const spec::ContractClass* newer = newer_class(request, class_id);
+        const bool requires_supplied = contract->requirements.empty() && newer && !newer->requirements.empty();
+        const auto& requires_ = requires_supplied ? newer->requirements : contract->requirements;
         std::vector<std::string> op_ids = contract->scope_operators;
         std::sort(op_ids.begin(), op_ids.end());
         for (const auto& op_id : op_ids) {
             const spec::Operator* op = catalog.find_operator(op_id);
             if (!op || !wanted(op_id)) continue;
-            const spec::Json parameters = parameters_at(*op, class_id, request.depth->id);
+            spec::Json parameters = parameters_at(*op, class_id, request.depth->id);
+            const spec::Json supplied = supplied_at(request, *op, class_id, parameters);
+            parameters.update(supplied);
             // A family is judged per function; any other operator once.
             std::vector<std::optional<std::string>> functions;
             for (const auto& f : op->functions) functions.emplace_back(f.name);
@@ -141,10 +171,13 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
                     i.function = function;
                     i.variant = variant;
                     i.parameters = parameters;
+                    for (const auto& [name, value] : supplied.items()) i.supplied.push_back(name);
+                    if (requires_supplied) i.supplied.push_back("requires");
                     i.depth = request.depth->id;
                     i.requirement = requirement;
                     i.profile = request.profile;
-                    i.not_applicable_reason = not_applicable_reason(*contract, requirement, *op, config, request.claims);
+                    i.not_applicable_reason =
+                        not_applicable_reason(*contract, requires_, requirement, *op, config, request.claims);
                     i.applicable = i.not_applicable_reason.empty();
                     plan.push_back(std::move(i));
                 }
@@ -152,6 +185,16 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
         }
     }
     return plan;
+}
+
+std::vector<std::string> supplied_parameters(const std::vector<Instance>& plan) {
+    std::vector<std::string> out;
+    for (const Instance& i : plan)
+        for (const auto& name : i.supplied) {
+            const std::string entry = i.contract->id + " " + i.op->id + ": " + name;
+            if (std::find(out.begin(), out.end(), entry) == out.end()) out.push_back(entry);
+        }
+    return out;
 }
 
 std::vector<std::string> mustpass_ids(const spec::Catalog& catalog, const spec::Profile& profile) {

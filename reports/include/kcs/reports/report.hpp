@@ -63,6 +63,10 @@ struct ShardRecord {
 // Everything about a run that stays the same while it runs.
 struct RunDescription {
     const spec::Catalog* catalog = nullptr;
+    // Under an older release: the catalog whose protocols the probes
+    // implement, which supplied the parameters the release left unstated
+    // (harness::PlanRequest::protocols; "spec.protocols" in the predicate).
+    const spec::Catalog* protocols = nullptr;
     const spec::Profile* profile = nullptr;
     const spec::Depth* depth = nullptr;
     harness::Claims claims;

@@ -45,6 +45,7 @@ struct Verification {
     std::vector<std::string> passed;    // each check that passed, in words
     Json statement;                     // the Statement; null when the payload is not JSON
     const spec::Catalog* catalog = nullptr;  // the carried catalog whose digest the report names
+    const spec::Catalog* protocols = nullptr;  // the carried one spec.protocols names, if it names one
 
     bool valid() const { return signature_valid && failures.empty(); }
 };

@@ -22,6 +22,7 @@ struct Instance {
     std::optional<std::string> function;  // the member of a family (unary.exp)
     std::string variant;                  // "<first list parameter>-sweep" or "default"
     spec::Json parameters;                // parameter name -> value at the plan's depth
+    std::vector<std::string> supplied;    // what PlanRequest::protocols supplied: parameter names, "requires"
     std::string depth;                    // the plan's depth id: a probe sweeps exhaustively at full
     std::string requirement;              // the profile's: required | if_claimed
     const spec::Profile* profile = nullptr;  // the plan's: its cases are judged by judged_under(*profile, claims)
@@ -40,7 +41,20 @@ struct PlanRequest {
     Claims claims;
     // Only these operators (empty: every operator of the catalog).
     std::vector<std::string> operators;
+    // The catalog whose measurement protocols the probes implement (the
+    // newest carried one), when `catalog` is an older release (SPEC.md
+    // section 10, "Certifying under an older release"): a protocol
+    // parameter `catalog` does not state for an operator, class and depth
+    // is taken from it, and so is a class's precondition as data
+    // (`requires`) where `catalog`'s class states it only in text. Null,
+    // or `catalog` itself: nothing is supplied.
+    const spec::Catalog* protocols = nullptr;
 };
+
+// What a plan took from its request's protocols catalog, as "CLASS
+// OPERATOR: NAME" (a parameter, or "requires") in plan order, each once;
+// empty when nothing was.
+std::vector<std::string> supplied_parameters(const std::vector<Instance>& plan);
 
 // Instances in a stable order: class id, operator id, then function and
 // config in the order the operator file lists them, variant.
