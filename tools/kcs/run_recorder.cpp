@@ -60,11 +60,17 @@ reports::Json RunRecorder::finish(reports::RunState state) {
 
 void RunRecorder::write_while_running() {
     std::unique_lock lock(mutex_);
+    // Each write holds the lock that finished cases wait on, and the report
+    // grows with them: writes are spaced at least 10 times their own
+    // length apart (at least 1 s), so they never take over 10% of the run.
+    Clock::duration pause = std::chrono::seconds(1);
     while (!stopping_) {
-        wake_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; });
+        wake_.wait_for(lock, pause, [this] { return stopping_; });
         if (stopping_ || !changed_) continue;
         try {
+            const auto start = Clock::now();
             write(reports::RunState::in_progress);
+            pause = std::max<Clock::duration>(std::chrono::seconds(1), 10 * (Clock::now() - start));
         } catch (const std::exception& e) {
             // A partial report that cannot be written must not stop the run;
             // the final one is written or the command fails.

@@ -107,9 +107,15 @@ void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype, PoisonPattern pat
     const std::uint64_t poison = poison_bits(dtype, pattern);
     std::array<std::byte, 8> element{};
     for (std::size_t i = 0; i < size; ++i) element[i] = static_cast<std::byte>(poison >> (8 * i));
-    std::size_t i = 0;
-    for (; i + size <= tensor.size(); i += size) std::memcpy(tensor.data() + i, element.data(), size);
-    for (std::size_t j = 0; i < tensor.size(); ++i, ++j) tensor[i] = element[j];  // a partial element
+    // One element (or the part of one that fits), then the filled prefix
+    // copied onto the rest, doubling: a few large copies, not one per element.
+    const std::size_t first = std::min(size, tensor.size());
+    std::memcpy(tensor.data(), element.data(), first);
+    for (std::size_t filled = first; filled < tensor.size();) {
+        const std::size_t count = std::min(filled, tensor.size() - filled);  // whole elements: filled is a multiple of size
+        std::memcpy(tensor.data() + filled, tensor.data(), count);
+        filled += count;
+    }
 }
 
 std::string tensor_name(bool is_input, std::size_t index, kcs_dtype dtype, const std::vector<std::int64_t>& shape) {

@@ -2,6 +2,7 @@
 // sizes, names and poison patterns (SPEC.md section 7, rule 2).
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,8 @@
 #include "kcs/reference/formats.hpp"
 
 namespace kcs::harness {
+
+static_assert(std::endian::native == std::endian::little, "HostTensor stores little-endian elements");
 
 namespace {
 
@@ -42,13 +45,29 @@ std::uint64_t integer_bits(kcs_dtype dtype, double value) {
     return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
 }
 
+// One element's bits, little-endian as HostTensor stores them, with a
+// fixed-size copy per size (these run per element in probes and oracles).
+std::uint64_t load_element(const std::byte* at, std::size_t size) {
+    switch (size) {
+        case 1: return std::to_integer<std::uint64_t>(*at);
+        case 2: { std::uint16_t v; std::memcpy(&v, at, 2); return v; }
+        case 4: { std::uint32_t v; std::memcpy(&v, at, 4); return v; }
+        default: { std::uint64_t v; std::memcpy(&v, at, 8); return v; }
+    }
+}
+
+void store_element(std::byte* at, std::size_t size, std::uint64_t value) {
+    switch (size) {
+        case 1: *at = static_cast<std::byte>(value); return;
+        case 2: { const auto v = static_cast<std::uint16_t>(value); std::memcpy(at, &v, 2); return; }
+        case 4: { const auto v = static_cast<std::uint32_t>(value); std::memcpy(at, &v, 4); return; }
+        default: std::memcpy(at, &value, 8); return;
+    }
+}
+
 }  // namespace
 
-std::size_t dtype_size(kcs_dtype dtype) {
-    const auto d = dtype_of_code(dtype);
-    if (!d) throw std::invalid_argument("unknown dtype " + std::to_string(dtype));
-    return size_of(*d);
-}
+void throw_unknown_dtype(kcs_dtype dtype) { throw std::invalid_argument("unknown dtype " + std::to_string(dtype)); }
 
 std::string dtype_name(kcs_dtype dtype) {
     const auto d = dtype_of_code(dtype);
@@ -94,9 +113,7 @@ std::uint64_t HostTensor::bits(std::size_t i) const {
     if ((i + 1) * size > bytes.size())
         throw std::out_of_range("HostTensor::bits: element " + std::to_string(i) + " of " +
                                 std::to_string(bytes.size() / size));
-    std::uint64_t out = 0;
-    for (std::size_t b = 0; b < size; ++b) out |= std::to_integer<std::uint64_t>(bytes[i * size + b]) << (8 * b);
-    return out;
+    return load_element(bytes.data() + i * size, size);
 }
 
 void HostTensor::set_bits(std::size_t i, std::uint64_t value) {
@@ -104,7 +121,7 @@ void HostTensor::set_bits(std::size_t i, std::uint64_t value) {
     if ((i + 1) * size > bytes.size())
         throw std::out_of_range("HostTensor::set_bits: element " + std::to_string(i) + " of " +
                                 std::to_string(bytes.size() / size));
-    for (std::size_t b = 0; b < size; ++b) bytes[i * size + b] = static_cast<std::byte>(value >> (8 * b));
+    store_element(bytes.data() + i * size, size, value);
 }
 
 double HostTensor::value(std::size_t i) const {

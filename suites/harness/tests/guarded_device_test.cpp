@@ -613,6 +613,37 @@ TEST(PoisonBits, FillRepeatsTheLittleEndianPattern) {
                                              std::byte{0x5A}, std::byte{0x7D}}));
 }
 
+// Every length from nothing to several doublings, with a partial last
+// element (a buffer's slack): byte k is byte k % size of the pattern.
+TEST(PoisonBits, FillCoversEveryByteOfAnyLength) {
+    for (const kcs_dtype dtype : {KCS_DTYPE_F32, KCS_DTYPE_F64, KCS_DTYPE_BF16, KCS_DTYPE_I8}) {
+        const std::size_t size = dtype_size(dtype);
+        const std::uint64_t pattern = poison_bits(dtype, PoisonPattern::second);
+        for (std::size_t length : {0u, 1u, 3u, 7u, 8u, 9u, 63u, 64u, 1000u, 4099u}) {
+            std::vector<std::byte> bytes(length, std::byte{0x11});
+            guarded::fill_poison(bytes, dtype, PoisonPattern::second);
+            for (std::size_t k = 0; k < length; ++k)
+                ASSERT_EQ(bytes[k], static_cast<std::byte>(pattern >> (8 * (k % size))))
+                    << dtype_name(dtype) << " length " << length << " byte " << k;
+        }
+    }
+}
+
+TEST(HostTensor, ElementBitsRoundTripAtEverySize) {
+    for (const kcs_dtype dtype : {KCS_DTYPE_I8, KCS_DTYPE_F16, KCS_DTYPE_F32, KCS_DTYPE_F64}) {
+        HostTensor t = HostTensor::zeros(dtype, {3});
+        const std::size_t size = dtype_size(dtype);
+        const std::uint64_t mask = size == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * size)) - 1;
+        t.set_bits(1, 0x8877665544332211u);
+        EXPECT_EQ(t.bits(1), 0x8877665544332211u & mask) << dtype_name(dtype);
+        EXPECT_EQ(t.bits(0), 0u);
+        EXPECT_EQ(t.bits(2), 0u);
+        EXPECT_EQ(t.bytes[size], std::byte{0x11});  // little-endian: the low byte first
+        EXPECT_THROW(t.bits(3), std::out_of_range);
+        EXPECT_THROW(t.set_bits(3, 0), std::out_of_range);
+    }
+}
+
 TEST(HostTensor, ShapesAndSizes) {
     EXPECT_EQ(HostTensor::zeros(KCS_DTYPE_F32, {}).elements(), 1u);  // a scalar
     EXPECT_EQ(HostTensor::zeros(KCS_DTYPE_BF16, {3, 0, 2}).bytes.size(), 0u);

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include <kcs/dtypes.hpp>
+
 #include "kcs/host/isolated_adapter.hpp"
 
 namespace kcs::harness {
@@ -142,7 +144,13 @@ private:
 // Both functions throw std::invalid_argument for a dtype outside the ABI's enum.
 enum class PoisonPattern { first, second };
 std::uint64_t poison_bits(kcs_dtype dtype, PoisonPattern pattern = PoisonPattern::first);
-std::size_t dtype_size(kcs_dtype dtype);
+// Bytes per element; std::invalid_argument for an unknown dtype. Inline:
+// per-element tensor access calls it.
+[[noreturn]] void throw_unknown_dtype(kcs_dtype dtype);
+inline std::size_t dtype_size(kcs_dtype dtype) {
+    if (const auto d = dtype_of_code(dtype)) return size_of(*d);
+    throw_unknown_dtype(dtype);
+}
 std::string dtype_name(kcs_dtype dtype);  // "f32", "bf16", "i64", ...; "dtype N" outside the enum
 // The number of elements of a shape (1 for a scalar); throws std::invalid_argument for a negative extent.
 std::size_t element_count(const std::vector<std::int64_t>& shape);
