@@ -168,6 +168,31 @@ std::string histogram_label(std::size_t bucket) {
     return differs == 0;
 }
 
+// Whether every element of an f32 block is regular as above (x non-zero
+// and normal, cr numeric, finite and normal) with the first one's core
+// binade and sub-domain, and got in cr's binade (the same sign and exponent
+// field): its error is then exactly |got - cr| in ulps of cr, the
+// difference of the encodings, which `diff` receives. The near block of a
+// sweep whose kernel is off by an ulp or so: judged in integers.
+[[gnu::target_clones("avx512f", "avx2", "default")]] bool near_uniform_f32_block(
+    bool log_distance, const std::uint32_t* x, const std::uint32_t* got, const std::uint32_t* cr, std::size_t n,
+    std::uint32_t* diff) {
+    const auto code = [&](std::size_t i) {
+        const std::uint32_t x_field = (x[i] >> 23) & 0xFF, cr_field = (cr[i] >> 23) & 0xFF;
+        const bool small = log_distance ? (x[i] > 0x3F78'0000u) & (x[i] < 0x3F84'0000u) : x_field < 122;
+        const std::uint32_t subdomain = cr_field >= 0xFE ? 1u : small ? 2u : 3u;
+        const bool regular = (x_field != 0) & (cr_field != 0) & (cr_field != 0xFF) & ((got[i] >> 23) == (cr[i] >> 23));
+        return regular ? (x[i] >> 23) << 2 | subdomain : 0xFFFF'FFFFu;
+    };
+    const std::uint32_t first = code(0);
+    std::uint32_t differs = first == 0xFFFF'FFFFu ? 1u : 0u;
+    for (std::size_t i = 0; i < n; ++i) {
+        differs |= code(i) ^ first;
+        diff[i] = got[i] > cr[i] ? got[i] - cr[i] : cr[i] - got[i];
+    }
+    return differs == 0;
+}
+
 // The judged record of a sweep: the model's tally, the outputs of the
 // worst element, the histogram of errors, and how the oracle decided the results.
 struct AccuracyTally {
@@ -192,9 +217,37 @@ struct AccuracyTally {
             return format == Format::f32 ? static_cast<double>(std::bit_cast<float>(bits)) : ref::decode(format, bits);
         };
         judged += n;
-        // The common block: every result equal to a numeric cr, in the
-        // sub-domain and binade of the block's first element, both already
-        // seen. Only the count of err = 0 moves.
+        // The near block (the common case, results equal to cr included):
+        // its largest error at its first index, the count over the bound
+        // and the histogram, all from integer differences.
+        std::uint32_t diff[kJudgeBlock];
+        if (shortcut && format == Format::f32 && near_uniform_f32_block(rule.log_distance, x, got, cr, n, diff)) {
+            std::uint32_t most = 0;
+            for (std::size_t i = 0; i < n; ++i) most = std::max(most, diff[i]);
+            std::size_t at = 0, over = 0;
+            if (most == 0) {  // every result equal to cr
+                histogram[0] += n;
+                over = 0 <= ulp.bound() ? 0 : n;
+            } else {
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (diff[i] > diff[at]) at = i;
+                    if (!(diff[i] <= ulp.bound())) ++over;
+                    ++histogram[histogram_bucket(diff[i])];
+                }
+            }
+            const double x_at = decode(x[at]), error = diff[at];
+            if (!ulp.worst().seen || error > ulp.worst().error) {
+                worst_x = x[at];
+                worst_got = got[at];
+                worst_cr = cr[at];
+            }
+            // cr is never zero here, so exact_zero does not enter the sub-domain.
+            ulp.add_block(first + at, x_at, rule(x_at, decode(cr[at]), false), error, over);
+            return;
+        }
+        // The common block of NaN results (x < 0 for log and rsqrt): every
+        // result equal to cr, in the sub-domain and binade of the block's
+        // first element, both already seen. Only the count of err = 0 moves.
         if (shortcut && format == Format::f32 && exact_uniform_f32_block(rule.log_distance, x, got, cr, n)) {
             const double x0 = decode(x[0]);
             if (ulp.exact_changes_nothing(x0, rule(x0, decode(cr[0]), exact_zero(function, x0)))) {

@@ -89,7 +89,14 @@ public:
 
     // Inline: sweeps call it for every element.
     void add(std::size_t index, double x, UlpSubdomain subdomain, double error) {
-        if (!(error <= bound_)) ++failed_;
+        add_block(index, x, subdomain, error, !(error <= bound_));
+    }
+    // A block of elements in x's core binade and sub-domain at once: its
+    // largest error first occurs at `index` (x is that element's), and
+    // `over_bound` of its elements exceed the bound. The record is the one
+    // adding each element in index order gives.
+    void add_block(std::size_t index, double x, UlpSubdomain subdomain, double error, std::size_t over_bound) {
+        failed_ += over_bound;
         // A NaN error (never produced by table_error) would count as +inf.
         const double e = error == error ? error : std::numeric_limits<double>::infinity();
         const auto keep = [&](Worst& w) {

@@ -1,12 +1,12 @@
 #include "adapter_call_bench.hpp"
 
-#include <dlfcn.h>
 #include <kcs/adapter.h>
 
 #include <span>
 #include <stdexcept>
 
 #include "kcs/host/isolated_adapter.hpp"
+#include "loaded_adapter.hpp"
 
 namespace kcs::device::bench {
 
@@ -32,42 +32,6 @@ kcs_tensor tensor(kcs_buffer buffer, const std::vector<std::int64_t>& shape) {
     return t;
 }
 
-// The adapter loaded in this process through its C ABI, as kcs-worker loads it.
-class Loaded {
-public:
-    Loaded(const char* path, const std::vector<std::string>& options) : library_(dlopen(path, RTLD_NOW | RTLD_LOCAL)) {
-        if (!library_) throw std::runtime_error(dlerror());
-        const auto entry = reinterpret_cast<kcs_adapter_entry_fn>(dlsym(library_, KCS_ADAPTER_ENTRY_SYMBOL));
-        if (!entry || !(api_ = entry(KCS_ADAPTER_ABI_VERSION))) throw std::runtime_error(std::string(path) + ": no adapter entry");
-        std::vector<const char*> raw;
-        for (const std::string& option : options) raw.push_back(option.c_str());
-        if (api_->open(raw.data(), static_cast<std::uint32_t>(raw.size()), &adapter_) != KCS_OK)
-            throw std::runtime_error(api_->last_error(nullptr));
-    }
-    ~Loaded() {
-        api_->close(adapter_);
-        dlclose(library_);
-    }
-    Loaded(const Loaded&) = delete;
-    Loaded& operator=(const Loaded&) = delete;
-
-    // A buffer holding `count` floats, each `value`.
-    kcs_buffer filled(std::uint64_t count, float value) {
-        kcs_buffer buffer = 0;
-        if (api_->alloc(adapter_, count * 4, &buffer) != KCS_OK) throw std::runtime_error(api_->last_error(adapter_));
-        const std::vector<float> values(count, value);
-        api_->write(adapter_, buffer, 0, values.data(), count * 4);
-        return buffer;
-    }
-    const kcs_adapter_api& api() const { return *api_; }
-    kcs_adapter* adapter() const { return adapter_; }
-
-private:
-    void* library_;
-    const kcs_adapter_api* api_ = nullptr;
-    kcs_adapter* adapter_ = nullptr;
-};
-
 }  // namespace
 
 F32Call reduce_sum_call() { return {"reduce_sum", {{kRows, kLength}}, {{kRows}}}; }
@@ -75,7 +39,7 @@ F32Call matmul_call(std::int64_t m, std::int64_t n, std::int64_t k) { return {"m
 
 void adapter_run(benchmark::State& state, const char* path, const F32Call& call,
                  const std::vector<std::string>& options) {
-    Loaded loaded(path, options);
+    LoadedAdapter loaded(path, options);
     std::vector<kcs_tensor> inputs, outputs;
     for (const auto& shape : call.inputs) inputs.push_back(tensor(loaded.filled(elements(shape), 1.0f), shape));
     for (const auto& shape : call.outputs) outputs.push_back(tensor(loaded.filled(elements(shape), 0.0f), shape));
