@@ -109,6 +109,7 @@ void fill_poison(std::span<std::byte> tensor, kcs_dtype dtype, PoisonPattern pat
     for (std::size_t i = 0; i < size; ++i) element[i] = static_cast<std::byte>(poison >> (8 * i));
     // One element (or the part of one that fits), then the filled prefix
     // copied onto the rest, doubling: a few large copies, not one per element.
+    if (tensor.empty()) return;  // memcpy may not be given an empty span's null pointer
     const std::size_t first = std::min(size, tensor.size());
     std::memcpy(tensor.data(), element.data(), first);
     for (std::size_t filled = first; filled < tensor.size();) {
