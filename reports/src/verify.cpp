@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstring>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "kcs/reports/dsse.hpp"
 #include "kcs/reports/report_file.hpp"
@@ -36,12 +38,16 @@ void check_catalog(const Json& statement, const VerifyInputs& inputs, Verificati
         return;
     }
     const std::string digest = (*spec)["spec"]["digest"].is_string() ? (*spec)["spec"]["digest"].get<std::string>() : "";
+    std::vector<std::pair<std::string, const spec::Catalog*>> by_digest;
+    for (const spec::Catalog* c : inputs.catalogs) by_digest.emplace_back(spec::catalog_digest(*c), c);
+    const auto carried_with = [&](const std::string& d) -> const spec::Catalog* {
+        for (const auto& [carried_digest, c] : by_digest)
+            if (carried_digest == d) return c;
+        return nullptr;
+    };
+    v.catalog = carried_with(digest);
     std::string carried;
-    for (const spec::Catalog* c : inputs.catalogs) {
-        const std::string d = spec::catalog_digest(*c);
-        if (d == digest) v.catalog = c;
-        carried += (carried.empty() ? "" : ", ") + ("spec " + c->spec_version + " " + d);
-    }
+    for (const auto& [d, c] : by_digest) carried += (carried.empty() ? "" : ", ") + ("spec " + c->spec_version + " " + d);
     if (!v.catalog) {
         v.failures.push_back("catalog: digest " + digest + " is not one this kcs carries (" +
                              (carried.empty() ? std::string("none") : carried) + ")");
@@ -57,8 +63,7 @@ void check_catalog(const Json& statement, const VerifyInputs& inputs, Verificati
     // Under an older release, the protocols' catalog supplied parameters: the plan is remade with it.
     if (!(*spec)["spec"].contains("protocols")) return;
     const Json protocols = (*spec)["spec"]["protocols"];
-    for (const spec::Catalog* c : inputs.catalogs)
-        if (spec::catalog_digest(*c) == protocols.value("digest", "")) v.protocols = c;
+    v.protocols = carried_with(protocols.value("digest", ""));
     if (!v.protocols)
         v.failures.push_back("catalog: the protocols' digest " + protocols.value("digest", Json()).dump() +
                              " is not one this kcs carries");

@@ -142,7 +142,7 @@ std::string histogram_label(std::size_t bucket) {
 // Whether every result of an f32 block equals its cr (any NaN where cr is a
 // NaN: err 0), and every element has the first one's core binade and
 // sub-domain, with x non-zero and normal and cr not zero or subnormal: the
-// common block of a sweep, which then changes nothing in the record once its
+// exact block of a sweep, which then changes nothing in the record once its
 // first element has been seen. On the encodings alone, in integer
 // operations that vectorise (one clone per instruction set): the binade is
 // x's sign and exponent field; a numeric cr's exponent field 0xFE or 0xFF is
@@ -202,7 +202,7 @@ struct AccuracyTally {
     ref::UnaryBatchStats oracle_paths;
     std::array<std::uint64_t, kHistogramBuckets> histogram{};
 
-    bool shortcut = true;  // the common-block shortcut (tests compare with and without it)
+    bool shortcut = true;  // the near- and exact-block shortcuts (tests compare with and without them)
 
     explicit AccuracyTally(double bound) : ulp(bound) {}
 
@@ -245,9 +245,10 @@ struct AccuracyTally {
             ulp.add_block(first + at, x_at, rule(x_at, decode(cr[at]), false), error, over);
             return;
         }
-        // The common block of NaN results (x < 0 for log and rsqrt): every
-        // result equal to cr, in the sub-domain and binade of the block's
-        // first element, both already seen. Only the count of err = 0 moves.
+        // The exact block the near one leaves, of NaN or infinite results
+        // (log and rsqrt at x < 0, exp past overflow): every result equal to
+        // cr, in the sub-domain and binade of the block's first element,
+        // both already seen. Only the count of err = 0 moves.
         if (shortcut && format == Format::f32 && exact_uniform_f32_block(rule.log_distance, x, got, cr, n)) {
             const double x0 = decode(x[0]);
             if (ulp.exact_changes_nothing(x0, rule(x0, decode(cr[0]), exact_zero(function, x0)))) {

@@ -41,6 +41,8 @@ namespace {
 // `chosen` is the newest. False after printing why this build cannot
 // certify under `chosen`.
 bool load_protocols(const spec::Catalog& chosen, std::unique_ptr<spec::Catalog>& protocols) {
+    std::error_code ec;
+    if (fs::equivalent(chosen.root, default_catalog(), ec)) return true;  // the common case: nothing to load again
     auto newest = spec::load_catalog(default_catalog());
     if (!newest.ok() || spec::compare_versions(chosen.spec_version, newest.catalog.spec_version) >= 0) return true;
     const auto allowed = spec::version_step(chosen.spec_version, newest.catalog.spec_version);

@@ -44,11 +44,10 @@ std::string not_applicable_reason(const spec::ContractClass& contract, const std
     return config_excluded(requires_, op, config);
 }
 
-// The protocols catalog's class of the same id, when the request has one
-// other than its catalog.
-const spec::ContractClass* newer_class(const PlanRequest& request, const std::string& class_id) {
-    if (!request.protocols || request.protocols == request.catalog) return nullptr;
-    return request.protocols->find_class(class_id);
+// The request's protocols catalog when it is another than its catalog
+// (which then takes what it leaves unstated from it), else null.
+const spec::Catalog* supplier(const PlanRequest& request) {
+    return request.protocols != request.catalog ? request.protocols : nullptr;
 }
 
 // The operator's values for the class's parameters, at one depth.
@@ -68,8 +67,7 @@ spec::Json parameters_at(const spec::Operator& op, const std::string& class_id, 
 spec::Json supplied_at(const PlanRequest& request, const spec::Operator& op, const std::string& class_id,
                        const spec::Json& stated) {
     spec::Json out = spec::Json::object();
-    if (!request.protocols || request.protocols == request.catalog) return out;
-    const spec::Operator* newer = request.protocols->find_operator(op.id);
+    const spec::Operator* newer = supplier(request) ? supplier(request)->find_operator(op.id) : nullptr;
     if (!newer) return out;
     const spec::Json newer_values = parameters_at(*newer, class_id, request.depth->id);
     for (const auto& [name, value] : newer_values.items())
@@ -145,7 +143,7 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
         const std::string variant = variant_of(*contract);
         // A precondition an older release stated only in text, and the
         // protocols' catalog states as data (SPEC.md section 10).
-        const spec::ContractClass* newer = newer_class(request, class_id);
+        const spec::ContractClass* newer = supplier(request) ? supplier(request)->find_class(class_id) : nullptr;
         const bool requires_supplied = contract->requirements.empty() && newer && !newer->requirements.empty();
         const auto& requires_ = requires_supplied ? newer->requirements : contract->requirements;
         std::vector<std::string> op_ids = contract->scope_operators;

@@ -26,6 +26,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "kcs/reference/formats.hpp"
@@ -101,17 +102,18 @@ double device_floor(kcs::device::bench::LoadedAdapter& adapter, const Sweep& s) 
 
 double oracle_floor(const Sweep& s) {
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::uint64_t> starts;
-    for_pieces(s, kChunk, [&](std::uint64_t first, std::uint64_t count) { starts.push_back(first), starts.push_back(count); });
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces;  // (first pattern, count), dealt to the threads in turn
+    for_pieces(s, kChunk, [&](std::uint64_t first, std::uint64_t count) { pieces.emplace_back(first, count); });
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> pool;
     std::vector<std::uint64_t> sink(threads, 0);  // keeps the results live
     for (unsigned t = 0; t < threads; ++t)
         pool.emplace_back([&, t] {
             std::uint32_t x[kOracleBlock], y[kOracleBlock];
-            for (std::size_t c = 2 * t; c < starts.size(); c += 2 * threads)
-                for (std::uint64_t p = starts[c]; p < starts[c] + starts[c + 1]; p += kOracleBlock) {
-                    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kOracleBlock, starts[c] + starts[c + 1] - p));
+            for (std::size_t c = t; c < pieces.size(); c += threads) {
+                const std::uint64_t end = pieces[c].first + pieces[c].second;
+                for (std::uint64_t p = pieces[c].first; p < end; p += kOracleBlock) {
+                    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kOracleBlock, end - p));
                     for (std::size_t k = 0; k < n; ++k) x[k] = static_cast<std::uint32_t>(p + k);
                     if (s.function) {
                         kcs::ref::correctly_rounded_batch(*s.function, kcs::ref::Format::f32, std::span(x, n), std::span(y, n));
@@ -124,6 +126,7 @@ double oracle_floor(const Sweep& s) {
                     }
                     sink[t] += y[n - 1];
                 }
+            }
         });
     for (auto& thread : pool) thread.join();
     const double took = seconds_since(start);
