@@ -1,5 +1,7 @@
 // catalog.yaml and the files it includes.
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "kcs/spec/text_patterns.hpp"
 #include "load_context.hpp"
@@ -9,6 +11,17 @@ namespace kcs::spec {
 using namespace detail;
 
 namespace {
+
+// Why PATH is not a regular file, or "" when it is. The filesystem's errors
+// (a name too long, a loop of links) are diagnostics like a missing file:
+// the non-throwing overload, so a hostile include costs a finding, not the run.
+std::string not_a_regular_file(const std::filesystem::path& path) {
+    std::error_code error;
+    if (std::filesystem::is_regular_file(path, error)) return {};
+    if (!error || error == std::errc::no_such_file_or_directory || error == std::errc::not_a_directory)
+        return "does not exist";
+    return "cannot be read (" + error.message() + ")";
+}
 
 void parse_generator(Fields& top, Catalog& cat) {
     const YAML::Node node = top.get("generator");
@@ -160,8 +173,8 @@ void parse_includes(LoadContext& ctx, Fields& top) {
                 continue;
             }
             const auto full = ctx.catalog.root / rel;
-            if (!std::filesystem::is_regular_file(full)) {
-                ctx.diagnostics.input(top.doc().at(at), "included file '" + files[i] + "' does not exist",
+            if (const std::string why = not_a_regular_file(full); !why.empty()) {
+                ctx.diagnostics.input(top.doc().at(at), "included file '" + files[i] + "' " + why,
                                       "create it, or remove it from catalog.yaml");
                 continue;
             }
@@ -199,13 +212,15 @@ LoadResult load_catalog(const std::filesystem::path& dir) {
     LoadContext ctx{result.catalog, result.diagnostics, {}, {}};
 
     const auto catalog_file = dir / "catalog.yaml";
-    if (!std::filesystem::is_directory(dir)) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error)) {
         result.diagnostics.input({dir.string(), 0, 0}, "no such catalog folder",
                                  "give the folder that holds catalog.yaml, e.g. spec/v1");
         return result;
     }
-    if (!std::filesystem::is_regular_file(catalog_file)) {
-        result.diagnostics.input({catalog_file.string(), 0, 0}, "the folder has no catalog.yaml",
+    if (const std::string why = not_a_regular_file(catalog_file); !why.empty()) {
+        result.diagnostics.input({catalog_file.string(), 0, 0},
+                                 why == "does not exist" ? "the folder has no catalog.yaml" : "catalog.yaml " + why,
                                  "a catalog folder holds catalog.yaml (see spec/SCHEMA.md)");
         return result;
     }

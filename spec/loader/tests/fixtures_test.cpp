@@ -213,6 +213,18 @@ TEST(HostileCatalog, AVeryLongIdIsAFindingNotACrash) {
     EXPECT_NE(testing::find_diagnostic(copy.load(), kCatalog, "is not a valid id"), nullptr);
 }
 
+// Found by fuzzing: an included name longer than the file system allows
+// made the file test throw (ENAMETOOLONG) and ended the process. It is an
+// input error at the include, like a missing file.
+TEST(HostileCatalog, AnIncludedNameTooLongForTheFileSystemIsAnInputErrorNotACrash) {
+    CatalogCopy copy;
+    copy.replace(kCatalog, "operators/matmul.yaml", "operators/" + std::string(300, 'm') + ".yaml");
+    const LoadResult result = copy.load();
+    EXPECT_EQ(result.diagnostics.exit_code(), 2) << testing::dump(result);
+    EXPECT_NE(testing::find_diagnostic(result, kCatalog, "cannot be read (File name too long)"), nullptr)
+        << testing::dump(result);
+}
+
 // A file that cannot be parsed is the root cause of what follows in the
 // files that refer to it: it is printed first, the cascade after it.
 TEST(MalformedCatalogRun, TheRootCauseOfABrokenIncludedFileComesFirst) {
