@@ -3,6 +3,7 @@
 // output row is one task of for_each_row; every dot product is summed in
 // the order of the call's SumPlan, which never depends on the thread count.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -71,28 +72,67 @@ std::vector<float> load_b(const Tensor& b, const MatmulDims& dims, const Setting
     return rows;
 }
 
-// One row of C under any plan: each dot product summed on its own.
-void row_by_plan(const SumPlan& plan, const std::vector<float>& a_row, const float* b, const MatmulDims& dims,
-                 float* c_row) {
-    for (std::int64_t n = 0; n < dims.n; ++n)
-        c_row[n] = sum_terms(plan, dims.k, [&](std::int64_t k) { return a_row[static_cast<std::size_t>(k)] * b[k * dims.n + n]; });
+// sums[n] += a * b_row[n] for every n, or sums[n] = fma(a, b_row[n], sums[n])
+// (`fused`, the fma conformer). The fused loop is built a second time for
+// processors with FMA, where std::fma is one instruction, not a call: an fma
+// is correctly rounded either way, so both give the same bits.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void add_fused_products(float a, const float* b_row, float* sums, std::int64_t n) {
+    for (std::int64_t j = 0; j < n; ++j) sums[j] = std::fma(a, b_row[j], sums[j]);
 }
 
-// One row of C under the conforming plan, one f32 running sum in index
-// order: the sums of neighbouring outputs advance together over k, each
-// still adding its own terms in index order from the same identity, so
-// every output has the bits row_by_plan() gives while the adds of a block
-// run side by side (the compiler vectorises the inner loop). `fused`: each
-// step is one fused multiply-add (the fma conformer).
-void row_in_order(const std::vector<float>& a_row, const float* b, const MatmulDims& dims, float* c_row, bool fused) {
-    std::fill(c_row, c_row + dims.n, kSumIdentity);
-    for (std::int64_t k = 0; k < dims.k; ++k) {
+void add_products(const std::vector<float>& a_row, const float* b, const MatmulDims& dims, std::int64_t begin,
+                  std::int64_t end, float* sums, bool fused) {
+    for (std::int64_t k = begin; k < end; ++k) {
         const float a = a_row[static_cast<std::size_t>(k)];
         const float* b_row = b + k * dims.n;
         if (fused)
-            for (std::int64_t n = 0; n < dims.n; ++n) c_row[n] = std::fma(a, b_row[n], c_row[n]);
+            add_fused_products(a, b_row, sums, dims.n);
         else
-            for (std::int64_t n = 0; n < dims.n; ++n) c_row[n] += a * b_row[n];
+            for (std::int64_t n = 0; n < dims.n; ++n) sums[n] += a * b_row[n];
+    }
+}
+
+// Every output's terms k in [begin, end) summed as sum_range() sums them:
+// in index order, in tiles through a narrow accumulator.
+void row_range(Dtype accumulator, const std::vector<float>& a_row, const float* b, const MatmulDims& dims,
+               std::int64_t begin, std::int64_t end, float* sums, bool fused) {
+    std::fill(sums, sums + dims.n, kSumIdentity);
+    if (accumulator == Dtype::f32) return add_products(a_row, b, dims, begin, end, sums, fused);
+    std::vector<float> tile(static_cast<std::size_t>(dims.n));
+    for (std::int64_t first = begin; first < end; first += kNarrowTile) {
+        std::fill(tile.begin(), tile.end(), kSumIdentity);
+        add_products(a_row, b, dims, first, std::min(end, first + kNarrowTile), tile.data(), fused);
+        for (std::int64_t n = 0; n < dims.n; ++n)
+            sums[n] = round_through(accumulator, sums[n] + tile[static_cast<std::size_t>(n)]);
+    }
+}
+
+// One row of C under any plan. Every output sums its own terms exactly as
+// sum_terms() orders them (the same chunks, tiles, roundings and order of
+// combination), so it has the bits sum_terms() gives; the dot products of
+// the row advance side by side over k, so the adds of neighbouring outputs
+// run together (the compiler vectorises them) and B is read along its rows.
+void row_by_plan(const SumPlan& plan, const std::vector<float>& a_row, const float* b, const MatmulDims& dims,
+                 float* c_row, bool fused) {
+    if (dims.k == 0) return std::fill(c_row, c_row + dims.n, 0.0f);  // sum_terms' empty sum
+    if (plan.chunks == 1) return row_range(plan.accumulator, a_row, b, dims, 0, dims.k, c_row, fused);
+    std::vector<std::vector<float>> partials(static_cast<std::size_t>(plan.chunks),
+                                             std::vector<float>(static_cast<std::size_t>(dims.n)));
+    for (int c = 0; c < plan.chunks; ++c) {
+        auto& partial = partials[static_cast<std::size_t>(c)];
+        row_range(plan.accumulator, a_row, b, dims, c * dims.k / plan.chunks, (c + 1) * dims.k / plan.chunks,
+                  partial.data(), fused);
+        for (float& value : partial) value = round_through(plan.partial, value);
+    }
+    std::fill(c_row, c_row + dims.n, kSumIdentity);
+    for (int j = 0; j < plan.chunks; ++j) {
+        const auto c = static_cast<std::size_t>((plan.first_chunk + static_cast<std::uint64_t>(j)) %
+                                                static_cast<std::uint64_t>(plan.chunks));
+        for (std::int64_t n = 0; n < dims.n; ++n)
+            c_row[n] = accumulate(plan.accumulator, c_row[n], partials[c][static_cast<std::size_t>(n)]);
     }
 }
 
@@ -114,15 +154,12 @@ Result compute(const OpCall& call, const Settings& requested) {
     const std::vector<float> b = load_b(call.inputs[1], dims, settings);
     const std::int64_t rows = dims.batch * dims.m;
     const SumPlan plan = split_plan(settings, rows, dims.k, c.dtype);
-    const bool in_order = plan.chunks == 1 && plan.accumulator == Dtype::f32;
+    const bool fused = settings.conformer == Conformer::fma && plan.chunks == 1 && plan.accumulator == Dtype::f32;
     for_each_row(rows, settings.threads, [&](std::int64_t row) {
         const std::vector<float> a_row = load_product_row(a, row * dims.k, dims.k, settings);
         const float* batch_b = b.data() + (row / dims.m) * dims.k * dims.n;
         std::vector<float> c_row(static_cast<std::size_t>(dims.n));
-        if (in_order && dims.k > 0)  // sum_terms makes an empty sum +0, not the identity -0
-            row_in_order(a_row, batch_b, dims, c_row.data(), settings.conformer == Conformer::fma);
-        else
-            row_by_plan(plan, a_row, batch_b, dims, c_row.data());
+        row_by_plan(plan, a_row, batch_b, dims, c_row.data(), fused);
         if (settings.violation == Violation::rare_batch_rounding && rows > 1 && dims.k > 0)
             split_every_third_column(a_row, batch_b, dims, c_row.data());
         for (std::int64_t n = 0; n < dims.n; ++n) store(c, row * dims.n + n, c_row[static_cast<std::size_t>(n)], settings);

@@ -31,6 +31,7 @@
 #include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/reference/testing/splitmix64.hpp"
+#include "reduction_sum.hpp"
 
 namespace {
 
@@ -585,6 +586,62 @@ TEST(ConformingMatmul, SumsEachDotProductInIndexOrder) {
     // K = 0: every output is the empty sum, +0.
     Problem empty = matmul_problem(Dtype::f32, Dtype::f32, 2, 0, 3, {}, {});
     for (const double c : empty.output()) EXPECT_EQ(std::bit_cast<std::uint64_t>(c), 0u);
+}
+
+// matmul computes the dot products of a row side by side; under every
+// plan (the conforming one, the fma conformer's, and each violation's
+// chunks, tiles, narrow partials and rotations), each output must have the
+// bits of sum_terms() on its own terms, "how the kernels sum".
+TEST(EveryMatmulPlan, GivesEachOutputTheBitsOfItsOwnSumTerms) {
+    struct Case {
+        kk::Settings settings;
+        Dtype in = Dtype::f32;
+        Dtype out = Dtype::f32;
+    };
+    const std::vector<Case> cases{
+        {{Violation::none, 1, 0}},
+        {{Violation::none, 2, 0, kk::Conformer::fma}},
+        {{Violation::none, 1, 3, kk::Conformer::unordered_reduce}},
+        {{Violation::f16_accumulate, 1, 0}},
+        {{Violation::bf16_accumulate, 2, 0}, Dtype::bf16, Dtype::f32},
+        {{Violation::lowprec_split_partials, 1, 0}, Dtype::f16, Dtype::f16},
+        {{Violation::nondeterministic_order, 1, 5}},
+        {{Violation::split_k_atomics, 1, 6}},
+        {{Violation::batch_dependent_split, 3, 0}},
+    };
+    SplitMix64 random(41);
+    // split_k_atomics splits at most 8 rows over K >= 1024, batch_dependent_split
+    // 64 rows or more; K = 1 and 131 leave chunks and tiles uneven, K = 0 none.
+    for (const auto [m, k, n] : {std::array<std::int64_t, 3>{4, 1030, 9}, {70, 131, 5}, {3, 1, 2}, {2, 0, 3}}) {
+        const auto a = normal(random, static_cast<std::size_t>(m * k));
+        const auto b = normal(random, static_cast<std::size_t>(k * n));
+        for (const Case& c : cases) {
+            Problem p = matmul_problem(c.in, c.out, m, k, n, a, b);
+            const auto got = p.output(c.settings);
+            const auto a32 = p.input(0), b32 = p.input(1);
+            const kk::detail::SumPlan plan = kk::detail::split_plan(c.settings, m, k, c.out);
+            const bool fused = c.settings.conformer == kk::Conformer::fma;
+            for (std::int64_t i = 0; i < m; ++i)
+                for (std::int64_t j = 0; j < n; ++j) {
+                    auto term = [&](std::int64_t t) {
+                        return static_cast<float>(a32[static_cast<std::size_t>(i * k + t)]) *
+                               static_cast<float>(b32[static_cast<std::size_t>(t * n + j)]);
+                    };
+                    float sum = kk::detail::sum_terms(plan, k, term);
+                    if (fused && k > 0) {
+                        sum = -0.0f;
+                        for (std::int64_t t = 0; t < k; ++t)
+                            sum = std::fma(static_cast<float>(a32[static_cast<std::size_t>(i * k + t)]),
+                                           static_cast<float>(b32[static_cast<std::size_t>(t * n + j)]), sum);
+                    }
+                    const double want = kk::detail::round_through(c.out, sum);
+                    const double have = got[static_cast<std::size_t>(i * n + j)];
+                    ASSERT_EQ(std::bit_cast<std::uint64_t>(have), std::bit_cast<std::uint64_t>(want))
+                        << "C[" << i << ", " << j << "] of [" << m << ", " << k << ", " << n << "] under "
+                        << static_cast<int>(c.settings.violation) << "/" << static_cast<int>(c.settings.conformer);
+                }
+        }
+    }
 }
 
 TEST_P(ConformingKernels, ReduceSumAndMatmulFollowIeee) {
