@@ -112,7 +112,12 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
 
     StoreTally total(f.out, flush_claimed);
     const sweep::SweepCheckpoint checkpoint{[&] { return total.save(); },
-                                            [&](const spec::Json& saved) { total.restore(saved); }};
+                                            [&](const spec::Json& saved) { total.restore(saved); },
+                                            [&](const spec::Json& saved) {
+                                                StoreTally part(f.out, flush_claimed);
+                                                part.restore(saved);
+                                                total.merge(part);
+                                            }};
     const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {

@@ -142,6 +142,14 @@ unsigned judge_threads() { return std::max(1u, std::thread::hardware_concurrency
 spec::Json SweepTiming::record() const {
     spec::Json out = {{"wall_s", wall_s}, {"waiting_for_device_s", waiting_s}, {"judging_s", judging_s}};
     if (resumed_from) out["resumed_from_chunk"] = resumed_from;
+    if (part)
+        out["part"] = {{"index", part->index},
+                       {"count", part->count},
+                       {"chunks", {part->first_chunk, part->end_chunk}},
+                       {"of", part->chunks},
+                       {"adapter_calls", part->adapter_calls},
+                       {"tally", part->tally}};
+    if (folded_parts) out["folded_parts"] = folded_parts;
     return out;
 }
 
@@ -180,6 +188,9 @@ std::optional<SweepState> sweep_state(const harness::ProbeContext& context, cons
                       {"claims_values", context.claims().values},
                       {"domain", domain.size()},
                       {"chunk_elements", plan.chunk_elements()},
+                      {"part", context.instance().sweep ? spec::Json{context.instance().sweep->index,
+                                                                     context.instance().sweep->count}
+                                                        : spec::Json()},
                       // The saved tally's layout: a state of an older layout is not resumed.
                       {"tally_layout", 2}};
     const std::string digest = hex(sha256(key.dump()));
@@ -210,6 +221,29 @@ void save(const SweepState& state, const SweepCheckpoint& checkpoint, std::uint6
     std::filesystem::rename(temporary, state.file);
 }
 
+// Joins the parts' tallies in chunk order into the checkpoint's total, after
+// checking that they are the parts of this sweep: each part once, in order,
+// cut from as many chunks as this sweep has.
+void fold_parts(harness::ProbeContext& context, const ChunkPlan& plan, const harness::Instance::SweepSplit& split,
+                const SweepCheckpoint& checkpoint) {
+    if (split.fold.size() != split.count)
+        throw std::invalid_argument("a sweep cut in " + std::to_string(split.count) + " parts folds as many, not " +
+                                    std::to_string(split.fold.size()));
+    for (std::uint64_t i = 0; i < split.count; ++i) {
+        const spec::Json& part = split.fold[i];
+        const spec::Json expected_chunks = {i * plan.chunks() / split.count, (i + 1) * plan.chunks() / split.count};
+        if (part.value("index", spec::Json()) != i || part.value("count", spec::Json()) != split.count ||
+            part.value("of", spec::Json()) != plan.chunks() || part.value("chunks", spec::Json()) != expected_chunks)
+            throw std::invalid_argument("part " + std::to_string(i) + " of " + std::to_string(split.count) +
+                                        " to fold is not that part of this sweep of " + std::to_string(plan.chunks()) +
+                                        " chunks: " + part.value("chunks", spec::Json()).dump() + " of " +
+                                        part.value("of", spec::Json()).dump());
+        if (i == 0) checkpoint.restore(part.at("tally"));
+        else checkpoint.merge(part.at("tally"));
+        context.count_calls_made_elsewhere(part.at("adapter_calls").get<std::uint64_t>());
+    }
+}
+
 }  // namespace
 
 std::uint64_t chunk_elements_from_environment() {
@@ -235,6 +269,27 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
         std::vector<harness::HostTensor> outputs;
     };
     const auto& instance = context.instance();
+    // A part of a split sweep runs its own chunks; folding runs none.
+    const auto& split = instance.sweep;
+    if (split) {
+        if (!checkpoint || !checkpoint->merge)
+            throw std::invalid_argument("the sweep of " + instance.id + " keeps no tally that parts could join: it is not split");
+        if (split->count == 0 || split->index >= split->count)
+            throw std::invalid_argument("part " + std::to_string(split->index) + " of " + std::to_string(split->count) +
+                                        " of a sweep: the index must be below the count");
+        if (!split->fold.empty()) {
+            fold_parts(context, plan, *split, *checkpoint);
+            timing.folded_parts = split->count;
+            return timing;
+        }
+    }
+    const std::uint64_t begin = split ? split->index * plan.chunks() / split->count : 0;
+    const std::uint64_t end = split ? (split->index + 1) * plan.chunks() / split->count : plan.chunks();
+    const auto part_done = [&] {
+        if (split)
+            timing.part = SweepPartRecord{split->index, split->count, begin, end, plan.chunks(),
+                                          context.adapter_calls(), checkpoint->save()};
+    };
     const auto launch = [&](std::uint64_t c) {
         return std::async(std::launch::async, [&, c] {
             Ran ran{chunk_invocation(instance, domain, plan.chunk(c)), {}};
@@ -247,12 +302,13 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
     const std::uint64_t budget = positive_from_environment("KCS_SWEEP_CHUNK_BUDGET", UINT64_MAX);
     if (budget != UINT64_MAX && !state)
         throw std::invalid_argument("KCS_SWEEP_CHUNK_BUDGET needs KCS_SWEEP_STATE, where the paused sweep's state goes");
-    const std::uint64_t first_chunk = state ? restore(*state, *checkpoint) : 0;
-    timing.resumed_from = first_chunk;
-    const std::uint64_t stop = first_chunk + std::min(budget, plan.chunks() - std::min(first_chunk, plan.chunks()));
+    const std::uint64_t first_chunk = std::max(begin, state ? restore(*state, *checkpoint) : 0);
+    timing.resumed_from = first_chunk > begin ? first_chunk : 0;
+    const std::uint64_t stop = first_chunk + std::min(budget, end - std::min(first_chunk, end));
     context.progress(label, first_chunk < plan.chunks() ? plan.chunk(first_chunk).first : plan.size(), plan.size());
-    if (first_chunk >= plan.chunks()) {
+    if (first_chunk >= end) {
         if (state) std::filesystem::remove(state->file);
+        part_done();
         return timing;
     }
     std::future<Ran> next = launch(first_chunk);
@@ -273,9 +329,10 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
         if (state) save(*state, *checkpoint, c + 1);
         context.progress(label, chunk.first + chunk.count, plan.size());
     }
-    if (stop < plan.chunks()) throw harness::CaseStop{paused_sweep_result(stop, plan.chunks())};
+    if (stop < end) throw harness::CaseStop{paused_sweep_result(stop, plan.chunks())};
     if (state) std::filesystem::remove(state->file);
     timing.wall_s = seconds(Clock::now() - start);
+    part_done();
     return timing;
 }
 

@@ -22,6 +22,7 @@
 #include <exception>
 #include <functional>
 #include <future>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -198,17 +199,33 @@ using ChunkJudge = std::function<void(const Chunk&, const harness::Invocation&, 
 // overlapped the judging) and judging them (oracle and comparison).
 // `resumed_from` > 0: the chunks before it were judged by an earlier,
 // interrupted run (their time is not counted).
+// A part of a sweep (Instance::sweep): its chunks, and the tally they
+// left, which kcs merge joins with the other parts'.
+struct SweepPartRecord {
+    std::uint64_t index = 0, count = 1;
+    std::uint64_t first_chunk = 0, end_chunk = 0, chunks = 0;
+    std::uint64_t adapter_calls = 0;
+    spec::Json tally;
+};
+
 struct SweepTiming {
     double wall_s = 0, waiting_s = 0, judging_s = 0;
     std::uint64_t resumed_from = 0;
-    spec::Json record() const;  // {"wall_s", "waiting_for_device_s", "judging_s"[, "resumed_from_chunk"]}
+    std::optional<SweepPartRecord> part;  // this run was one part of the sweep
+    std::uint64_t folded_parts = 0;       // > 0: no chunk ran; the verdict comes from this many parts' tallies
+    // {"wall_s", "waiting_for_device_s", "judging_s"[, "resumed_from_chunk"][, "part": {"index", "count",
+    // "chunks": [first, end), "of", "adapter_calls", "tally"}][, "folded_parts"]}
+    spec::Json record() const;
 };
 
 // How a sweep's tally is saved after each chunk and restored on resuming:
 // JSON that restores the tally bit for bit (doubles as their bit patterns).
+// `merge` adds a saved tally of the chunks that follow the tally's own (a
+// sweep's parts, joined in chunk order); a sweep without it is not split.
 struct SweepCheckpoint {
     std::function<spec::Json()> save;
     std::function<void(const spec::Json&)> restore;
+    std::function<void(const spec::Json&)> merge;
 };
 
 // The environment that tunes sweeps (README, "Exhaustive sweeps"):

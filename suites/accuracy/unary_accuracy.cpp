@@ -362,7 +362,12 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
 
     AccuracyTally total(bound);
     const sweep::SweepCheckpoint checkpoint{[&] { return total.save(); },
-                                            [&](const spec::Json& saved) { total.restore(saved); }};
+                                            [&](const spec::Json& saved) { total.restore(saved); },
+                                            [&](const spec::Json& saved) {
+                                                AccuracyTally part(bound);
+                                                part.restore(saved);
+                                                total.merge(part);
+                                            }};
     const sweep::SweepTiming timing = sweep::run_sweep(context, domain, plan, sweep::sweep_label(instance),
                      [&](const sweep::Chunk& chunk, const harness::Invocation& call,
                          const std::vector<harness::HostTensor>& outputs) {

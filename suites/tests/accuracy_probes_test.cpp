@@ -2,6 +2,7 @@
 // and C-PRC-04 on cast, unary and elementwise at depth smoke: PASS on
 // reference-cpu in every function and configuration, FAIL with the
 // catalog's signature on the calibration violators that reach them.
+#include <bit>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -284,6 +285,82 @@ TEST(ExhaustiveSweep, CastSweepResumesWithItsMismatches) {
     EXPECT_EQ(result.evidence.figure, reference.evidence.figure);
     for (const char* field : {"checked", "mismatches_by_kind", "worst"})
         EXPECT_EQ(result.evidence.details.at(field), reference.evidence.details.at(field)) << field;
+}
+
+// ---------------------------------------------------------------- a sweep split across machines
+
+// Each part of the sweep run on its own (as a shard would), its record as
+// its evidence keeps it.
+std::vector<spec::Json> run_parts(const std::string& id, std::uint64_t parts, const std::string& adapter,
+                                  const std::string& violation) {
+    std::vector<spec::Json> records;
+    for (std::uint64_t i = 0; i < parts; ++i) {
+        const auto run = testing::run_split_instance(id, {i, parts, {}}, adapter, violation);
+        const auto& timing = run.result.cases.at(0).result.evidence.details.at("sweep_timing");
+        EXPECT_EQ(timing.at("part").at("index"), i) << testing::describe(run.result);
+        records.push_back(timing.at("part"));
+    }
+    return records;
+}
+
+// Cut into parts that run apart and folded again, an exhaustive sweep gives
+// the unsplit sweep's evidence bit for bit (all of it but where its time
+// went): the verdict, the message, the figure, the worst element and every
+// detail, for a PASS and for FAILs of C-CMP-01 and C-PRC-04.
+TEST(SplitSweep, FoldedPartsGiveTheUnsplitSweepsEvidence) {
+    struct Case {
+        std::string id, adapter, violation;
+        std::uint64_t chunk_elements, parts;
+        harness::Verdict verdict;
+    };
+    using enum harness::Verdict;
+    for (const Case& c : {Case{"v1/C-CMP-01/unary.tanh/f16-f16/shapes-sweep", "reference-cpu", "", 4096, 3, pass},
+                          Case{"v1/C-CMP-01/unary.exp/bf16-bf16/shapes-sweep", "calibration", "fast-exp", 4096, 5, fail},
+                          Case{"v1/C-PRC-04/cast/f32-bf16/shapes-sweep", "calibration", "bf16-truncate", 1000, 4, fail}}) {
+        ScopedEnvironment env;
+        env.set("KCS_SWEEP_CHUNK_ELEMENTS", std::to_string(c.chunk_elements));
+        const auto whole = testing::run_instance(c.id, c.adapter, c.violation);
+        ASSERT_EQ(whole.verdict, c.verdict) << c.id << ": " << testing::describe(whole.result);
+        const auto folded =
+            testing::run_split_instance(c.id, {0, c.parts, run_parts(c.id, c.parts, c.adapter, c.violation)}, c.adapter,
+                                        c.violation);
+        ASSERT_EQ(folded.verdict, whole.verdict) << c.id << ": " << testing::describe(folded.result);
+        const auto& a = whole.result.cases.at(0).result;
+        const auto& b = folded.result.cases.at(0).result;
+        EXPECT_GT(a.evidence.details.at("chunks").get<std::uint64_t>(), c.parts) << c.id;
+        EXPECT_EQ(b.signature, a.signature) << c.id;
+        EXPECT_EQ(b.message, a.message) << c.id;
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(b.evidence.figure), std::bit_cast<std::uint64_t>(a.evidence.figure)) << c.id;
+        EXPECT_EQ(b.evidence.judged.count, a.evidence.judged.count) << c.id;
+        EXPECT_EQ(b.evidence.adapter_calls, a.evidence.adapter_calls) << c.id;
+        ASSERT_EQ(b.evidence.worst.has_value(), a.evidence.worst.has_value()) << c.id;
+        if (a.evidence.worst) {
+            EXPECT_EQ(b.evidence.worst->index, a.evidence.worst->index) << c.id;
+            EXPECT_EQ(b.evidence.worst->got_bits, a.evidence.worst->got_bits) << c.id;
+            EXPECT_EQ(b.evidence.worst->inputs, a.evidence.worst->inputs) << c.id;
+        }
+        auto details = b.evidence.details, reference = a.evidence.details;
+        EXPECT_EQ(details.at("sweep_timing").at("folded_parts"), c.parts) << c.id;
+        details.erase("sweep_timing");
+        reference.erase("sweep_timing");
+        EXPECT_EQ(details, reference) << c.id;
+    }
+}
+
+// A part's record that is not that part of this sweep (another cut, a
+// part out of order) is refused: the case is an ERROR saying so.
+TEST(SplitSweep, PartsOfAnotherCutAreNotFolded) {
+    const std::string id = "v1/C-CMP-01/unary.tanh/f16-f16/shapes-sweep";
+    ScopedEnvironment env;
+    env.set("KCS_SWEEP_CHUNK_ELEMENTS", "4096");
+    auto parts = run_parts(id, 2, "reference-cpu", "");
+    std::swap(parts[0], parts[1]);
+    const auto swapped = testing::run_split_instance(id, {0, 2, parts}, "reference-cpu");
+    EXPECT_EQ(swapped.verdict, harness::Verdict::error);
+    EXPECT_NE(swapped.result.cases.at(0).result.message.find("is not that part of this sweep"), std::string::npos)
+        << swapped.result.cases.at(0).result.message;
+    const auto short_fold = testing::run_split_instance(id, {0, 3, run_parts(id, 2, "reference-cpu", "")}, "reference-cpu");
+    EXPECT_EQ(short_fold.verdict, harness::Verdict::error);
 }
 
 // ---------------------------------------------------------------- probes on reference-cpu

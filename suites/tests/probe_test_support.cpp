@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -51,26 +52,44 @@ struct Fixture {
 
 }  // namespace
 
-ProbeRun run_instance(const std::string& instance_id, const std::string& adapter_name, const std::string& violation,
-                      const std::string& depth, const std::string& profile,
-                      const std::map<std::string, std::string>& claims) {
-    Fixture& f = Fixture::get();
-    const auto& plan = f.plan(profile, depth);
-    const harness::Instance* instance = nullptr;
-    for (const auto& i : plan)
-        if (i.id == instance_id) instance = &i;
-    if (!instance) throw std::runtime_error("no instance " + instance_id + " in the " + profile + "/" + depth + " plan");
+namespace {
 
+const harness::Instance& planned(const std::string& instance_id, const std::string& depth, const std::string& profile) {
+    for (const auto& i : Fixture::get().plan(profile, depth))
+        if (i.id == instance_id) return i;
+    throw std::runtime_error("no instance " + instance_id + " in the " + profile + "/" + depth + " plan");
+}
+
+ProbeRun run(const harness::Instance& instance, const std::string& adapter_name, const std::string& violation,
+             const std::string& depth, const std::map<std::string, std::string>& claims) {
+    Fixture& f = Fixture::get();
     host::IsolationOptions options;
     if (!violation.empty())
         options.adapter_options.push_back(violation.find('=') == std::string::npos ? "violation=" + violation : violation);
     host::IsolatedAdapter adapter(host::resolve_adapter(adapter_name), options);
-    const harness::Probe probe = find_probe(instance->contract->id, instance->op->id);
+    const harness::Probe probe = find_probe(instance.contract->id, instance.op->id);
     harness::Claims in_force = f.claims;
     for (const auto& [id, value] : claims) in_force.values[id] = value;
-    auto result = harness::run_instance(*instance, probe, f.catalog, in_force, adapter, 1,
+    auto result = harness::run_instance(instance, probe, f.catalog, in_force, adapter, 1,
                                         f.catalog.find_depth(depth)->seeds);
     return {result.verdict, std::move(result)};
+}
+
+}  // namespace
+
+ProbeRun run_instance(const std::string& instance_id, const std::string& adapter_name, const std::string& violation,
+                      const std::string& depth, const std::string& profile,
+                      const std::map<std::string, std::string>& claims) {
+    return run(planned(instance_id, depth, profile), adapter_name, violation, depth, claims);
+}
+
+ProbeRun run_split_instance(const std::string& instance_id, const harness::Instance::SweepSplit& split,
+                            const std::string& adapter, const std::string& violation) {
+    // Kept for the test process's life, as the plans are: results point to them.
+    static std::deque<harness::Instance> split_instances;
+    harness::Instance& instance = split_instances.emplace_back(planned(instance_id, "smoke", "strict"));
+    instance.sweep = split;
+    return run(instance, adapter, violation, "smoke", {});
 }
 
 std::string instance_id(const std::string& class_id, const std::string& op, const std::string& config) {

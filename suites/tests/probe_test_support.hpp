@@ -23,6 +23,11 @@ ProbeRun run_instance(const std::string& instance_id, const std::string& adapter
                       const std::string& violation = "", const std::string& depth = "smoke",
                       const std::string& profile = "strict", const std::map<std::string, std::string>& claims = {});
 
+// run_instance at depth smoke under profile strict, of the instance as a
+// part of its sweep or as the fold of its parts (Instance::sweep = split).
+ProbeRun run_split_instance(const std::string& instance_id, const harness::Instance::SweepSplit& split,
+                            const std::string& adapter, const std::string& violation = "");
+
 // "v1/CLASS/OP/CONFIG/VARIANT", the variant the plan gives the class
 // (plan.hpp's variant_of): OP may be a family member, "unary.exp".
 std::string instance_id(const std::string& class_id, const std::string& op, const std::string& config);

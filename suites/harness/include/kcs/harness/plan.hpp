@@ -3,6 +3,7 @@
 // section 1, "Contract instance").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,21 @@ struct Instance {
     // report accounts for every instance of the profile.
     bool applicable = true;
     std::string not_applicable_reason;
+
+    // An exhaustive sweep cut into parts that run apart, on other machines
+    // (SPEC.md section 9, "A sweep across machines"); unset: the whole sweep.
+    // Part `index` of `count` runs the chunks [index * C / count,
+    // (index + 1) * C / count) of the sweep's C and records its tally in
+    // its evidence (details.sweep_timing.part). With `fold` set (those
+    // records of every part, in part order) the sweep runs no chunk at all:
+    // the tallies are joined in chunk order and the verdict finished from
+    // them, the same evidence as the unsplit sweep's.
+    struct SweepSplit {
+        std::uint64_t index = 0;
+        std::uint64_t count = 1;
+        std::vector<spec::Json> fold;
+    };
+    std::optional<SweepSplit> sweep;
 
     std::string measures() const;  // one line: class title, operator, parameters
 };

@@ -84,6 +84,9 @@ public:
     std::chrono::nanoseconds adapter_time() const { return adapter_time_; }
     // The runs whose run() call the adapter answered (with any status), so far.
     std::uint64_t adapter_calls() const { return adapter_calls_; }
+    // Runs made elsewhere that this case's judgement stands on: the parts of
+    // a split sweep, whose tallies it folds (Instance::SweepSplit).
+    void count_calls_made_elsewhere(std::uint64_t calls) { adapter_calls_ += calls; }
 
     // Progress of a long probe (an exhaustive sweep): `done` of `total`
     // elements of `what`, e.g. "C-CMP-01 unary.exp f32: 37% (1.6e9 of
