@@ -131,6 +131,65 @@ Clock::time_point time_of(const Json& text, const std::string& where) {
     return Clock::from_time_t(timegm(&utc)) + std::chrono::milliseconds(millis);
 }
 
+// The instance whose sweep the shards cut, from its parts' records: every
+// part present once, each part's tally folded by the probe (inputs.fold_sweep)
+// into the record the unsplit sweep would have written, its times the sum
+// of the parts'.
+void fold_parts(const harness::Instance& planned, std::size_t index,
+                const std::map<std::uint64_t, std::pair<const ShardReport*, const Json*>>& by_part, std::uint64_t count,
+                const Json& first, const spec::Catalog* catalog, const harness::Claims& claims, const MergeInputs& inputs,
+                std::vector<const ShardReport*>& holder, std::vector<Json>& recorded, RunResults& results) {
+    if (holder[index])
+        throw MergeError("instance " + planned.id + " is whole in " + name_of(*holder[index]) + " and cut in parts elsewhere");
+    std::string missing;
+    for (std::uint64_t p = 0; p < count; ++p)
+        if (!by_part.count(p)) missing += (missing.empty() ? "" : ", ") + std::to_string(p);
+    if (!missing.empty())
+        throw MergeError("part " + missing + " of the " + std::to_string(count) + " of " + planned.id +
+                         " is in no shard");
+    if (!inputs.fold_sweep) throw MergeError(planned.id + " is cut in parts, and this merge cannot fold them");
+    harness::Instance folding = planned;
+    folding.sweep = harness::Instance::SweepSplit{0, count, {}};
+    std::vector<harness::InstanceResult> part_results;
+    for (const auto& [p, where] : by_part) {
+        const auto& [shard, record] = where;
+        const Json& part = at(*record, "/cases/0/evidence/details/sweep_timing/part");
+        if (!part.is_object())
+            throw MergeError(name_of(*shard) + ": part " + std::to_string(p) + " of " + planned.id +
+                             " records no tally (evidence.details.sweep_timing.part)");
+        folding.sweep->fold.push_back(part);
+        std::string bad;
+        auto result = result_of(planned, *record, bad);
+        if (!result) throw MergeError(name_of(*shard) + ": " + planned.id + ": " + bad + " is not one kcs records");
+        part_results.push_back(std::move(*result));
+    }
+    SweepFold fold{&folding, catalog, claims, at(first, "/predicate/adapter/library").get<std::string>(),
+                   at(first, "/predicate/adapter/options").get<std::vector<std::string>>(),
+                   at(first, "/predicate/seeds/base").get<std::uint64_t>(),
+                   at(first, "/predicate/seeds/per_instance").get<int>()};
+    harness::InstanceResult result = inputs.fold_sweep(fold);
+    result.instance = &planned;
+    for (std::size_t c = 0; c < result.cases.size(); ++c) {
+        result.cases[c].wall = {};
+        result.cases[c].adapter_time = {};
+        for (const auto& part : part_results)
+            if (c < part.cases.size()) {
+                result.cases[c].wall += part.cases[c].wall;
+                result.cases[c].adapter_time += part.cases[c].adapter_time;
+            }
+    }
+    // The parts' repro lines are the instance's: each runs the whole sweep again.
+    const Json& cases = at(*by_part.begin()->second.second, "/cases");
+    const auto repro = [&](std::uint64_t seed) {
+        for (const auto& c : cases)
+            if (c.value("seed", std::uint64_t{0}) == seed) return c.value("repro", std::string());
+        return std::string();
+    };
+    recorded[index] = instance_json(planned, result, repro, nullptr);
+    results.results[index] = std::move(result);
+    holder[index] = by_part.begin()->second.first;
+}
+
 }  // namespace
 
 ShardReport read_shard_report(const std::filesystem::path& file_or_folder) {
@@ -196,12 +255,26 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
     results.results.resize(results.plan.size());
     auto started = Clock::time_point::max(), ended = Clock::time_point::min();
     std::chrono::nanoseconds cases_wall{0};
+    // The parts of sweeps the shards cut: by plan index, part index -> (shard, record).
+    std::map<std::size_t, std::map<std::uint64_t, std::pair<const ShardReport*, const Json*>>> parts;
+    std::map<std::size_t, std::uint64_t> cut_in;
     for (const ShardReport* s : slots) {
         const Json& p = at(s->statement, "/predicate");
         for (const auto& instance : at(p, "/instances")) {
             const std::string id = instance.value("id", "");
             const auto it = index_of.find(id);
             if (it == index_of.end()) throw MergeError(name_of(*s) + ": instance " + id + " is not in the plan");
+            if (instance.contains("sweep_part")) {
+                const std::uint64_t part = at(instance, "/sweep_part/index").get<std::uint64_t>();
+                const std::uint64_t count = at(instance, "/sweep_part/count").get<std::uint64_t>();
+                if (cut_in.emplace(it->second, count).first->second != count)
+                    throw MergeError(name_of(*s) + ": " + id + " is cut in " + std::to_string(count) +
+                                     " parts here and in " + std::to_string(cut_in[it->second]) + " elsewhere");
+                if (part >= count || !parts[it->second].emplace(part, std::make_pair(s, &instance)).second)
+                    throw MergeError(name_of(*s) + ": part " + std::to_string(part) + " of " + std::to_string(count) +
+                                     " of " + id + " is given twice or is not a part of that many");
+                continue;
+            }
             if (holder[it->second])
                 throw MergeError("instance " + id + " is in both " + name_of(*holder[it->second]) + " and " +
                                  name_of(*s));
@@ -228,6 +301,8 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
                                {"environment", at(p, "/environment")},
                                {"invocation", at(p, "/invocation")}});
     }
+    for (const auto& [i, by_part] : parts)
+        fold_parts(results.plan[i], i, by_part, cut_in.at(i), first, catalog, run.claims, inputs, holder, recorded, results);
     std::vector<std::string> missing;
     for (std::size_t i = 0; i < results.plan.size(); ++i)
         if (!holder[i]) missing.push_back(results.plan[i].id);

@@ -44,41 +44,6 @@ Json evidence_json(const harness::Evidence& e) {
             {"adapter_calls", e.adapter_calls}};
 }
 
-Json instance_json(const harness::Instance& instance, const std::optional<harness::InstanceResult>& result,
-                   const ReproCommand& repro, Json consequence) {
-    Json cases = Json::array();
-    Json worst = nullptr, instance_repro = nullptr, adapter_s = nullptr;
-    double wall_s = 0;
-    if (result) {
-        double adapter_sum = 0;
-        for (const auto& c : result->cases) {
-            cases.push_back(case_json(c, repro.line(instance.id, c.seed)));
-            wall_s += seconds(c.wall).count();
-            adapter_sum += seconds(c.adapter_time).count();
-        }
-        if (!result->cases.empty()) adapter_s = adapter_sum;
-        if (const auto w = worst_case(*result)) {
-            worst = *w;
-            instance_repro = repro.line(instance.id, result->cases[*w].seed);
-        }
-    }
-    // A probe whose protocol could not run says why in its case (SPEC.md section 5).
-    std::string not_applicable_reason = instance.not_applicable_reason;
-    if (not_applicable_reason.empty() && result && result->verdict == harness::Verdict::not_applicable &&
-        !result->cases.empty())
-        not_applicable_reason = result->cases.front().result.message;
-    Json out = planned_instance_json(instance);
-    out.update(Json{{"not_applicable_reason", not_applicable_reason},
-                    {"verdict", result ? Json(std::string(harness::to_string(result->verdict))) : Json(nullptr)},
-                    {"consequence_of", std::move(consequence)},
-                    {"cases", cases},
-                    {"worst_case", worst},
-                    {"repro", instance_repro},
-                    {"wall_s", wall_s},
-                    {"adapter_s", adapter_s}});
-    return out;
-}
-
 Json counts_json(const Tally& t) {
     return {{"planned", t.planned},
             {"applicable", t.applicable()},
@@ -187,6 +152,43 @@ Json planned_instance_json(const harness::Instance& instance) {
             {"measures", instance.measures()}};
 }
 
+Json instance_json(const harness::Instance& instance, const std::optional<harness::InstanceResult>& result,
+                   const std::function<std::string(std::uint64_t seed)>& repro, Json consequence) {
+    Json cases = Json::array();
+    Json worst = nullptr, instance_repro = nullptr, adapter_s = nullptr;
+    double wall_s = 0;
+    if (result) {
+        double adapter_sum = 0;
+        for (const auto& c : result->cases) {
+            cases.push_back(case_json(c, repro(c.seed)));
+            wall_s += seconds(c.wall).count();
+            adapter_sum += seconds(c.adapter_time).count();
+        }
+        if (!result->cases.empty()) adapter_s = adapter_sum;
+        if (const auto w = worst_case(*result)) {
+            worst = *w;
+            instance_repro = repro(result->cases[*w].seed);
+        }
+    }
+    // A probe whose protocol could not run says why in its case (SPEC.md section 5).
+    std::string not_applicable_reason = instance.not_applicable_reason;
+    if (not_applicable_reason.empty() && result && result->verdict == harness::Verdict::not_applicable &&
+        !result->cases.empty())
+        not_applicable_reason = result->cases.front().result.message;
+    Json out = planned_instance_json(instance);
+    out.update(Json{{"not_applicable_reason", not_applicable_reason},
+                    {"verdict", result ? Json(std::string(harness::to_string(result->verdict))) : Json(nullptr)},
+                    {"consequence_of", std::move(consequence)},
+                    {"cases", cases},
+                    {"worst_case", worst},
+                    {"repro", instance_repro},
+                    {"wall_s", wall_s},
+                    {"adapter_s", adapter_s}});
+    if (instance.sweep && instance.sweep->fold.empty())
+        out["sweep_part"] = {{"index", instance.sweep->index}, {"count", instance.sweep->count}};
+    return out;
+}
+
 Json number_json(double value) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
@@ -258,7 +260,8 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
     auto consequences = consequence_json(results);
     for (std::size_t i = 0; i < results.plan.size(); ++i) {
         const auto& result = i < results.results.size() ? results.results[i] : std::optional<harness::InstanceResult>{};
-        instances.push_back(instance_json(results.plan[i], result, run.repro, std::move(consequences[i])));
+        const auto repro = [&](std::uint64_t seed) { return run.repro.line(results.plan[i].id, seed); };
+        instances.push_back(instance_json(results.plan[i], result, repro, std::move(consequences[i])));
     }
 
     const spec::Catalog& catalog = *run.catalog;

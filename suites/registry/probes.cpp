@@ -110,8 +110,8 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-03", "unary", contraction_unary},
         // end of pointwise probes
         // accuracy probes (pointwise operators, chunked sweeps)
-        {"C-CMP-01", "unary", unary_accuracy},
-        {"C-PRC-04", "cast", cast_rounding},
+        {"C-CMP-01", "unary", harness::Probe(unary_accuracy).splitting()},
+        {"C-PRC-04", "cast", harness::Probe(cast_rounding).splitting()},
         {"C-PRC-04", "unary", unary_rounding},
         {"C-PRC-04", "elementwise", elementwise_rounding},
         // end of accuracy probes
@@ -128,6 +128,10 @@ harness::Probe find_probe(std::string_view class_id, std::string_view op) {
     harness::Probe probe = it->probe;
     if (!probe.declare) probe.declare = declare_instance_form;
     return probe;
+}
+
+bool splits_sweep(const harness::Instance& instance) {
+    return find_probe(instance.contract->id, instance.op->id).splits;
 }
 
 }  // namespace kcs::suites

@@ -21,4 +21,8 @@ const std::vector<ProbeEntry>& probes();
 // its own, or else the instance's form (support.hpp).
 harness::Probe find_probe(std::string_view class_id, std::string_view op);
 
+// Whether the instance's probe can cut its sweep into parts that fold
+// (harness::Probe::splits): the predicate harness::assign_shards takes.
+bool splits_sweep(const harness::Instance& instance);
+
 }  // namespace kcs::suites

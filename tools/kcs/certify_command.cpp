@@ -92,13 +92,15 @@ std::vector<harness::Instance> covered_instances(std::vector<harness::Instance> 
                                                  const harness::CostModel& costs,
                                                  std::optional<reports::ShardRecord>& record) {
     if (!request) return plan;
-    const auto members = harness::assign_shards(plan, costs, request->shard.count)[request->shard.index];
+    const auto members =
+        harness::assign_shards(plan, costs, request->shard.count, suites::splits_sweep)[request->shard.index];
     record = reports::ShardRecord{request->shard.index, request->shard.count, plan.size(), costs.source(),
                                   costs.digest(), 0.0};
     std::vector<harness::Instance> part;
-    for (const std::size_t i : members) {
-        record->expected_s += costs.expected_seconds(plan[i]);
-        part.push_back(std::move(plan[i]));
+    for (const harness::ShardMember& m : members) {
+        record->expected_s += harness::expected_seconds(m, plan, costs);
+        part.push_back(plan[m.instance]);
+        if (m.parts > 1) part.back().sweep = harness::Instance::SweepSplit{m.part, m.parts, {}};
     }
     return part;
 }

@@ -11,6 +11,8 @@
 #include "kcs/reports/environment.hpp"
 #include "kcs/reports/merge.hpp"
 #include "kcs/reports/report_file.hpp"
+#include "probes.hpp"
+#include "run_setup.hpp"
 #include "signed_output.hpp"
 #include "trusted_inputs.hpp"
 
@@ -41,7 +43,8 @@ void add_merge_command(CLI::App& app, int& exit_code) {
     merge->footer(
         "The shards must be of one run (the same catalog, adapter, device, options, claims, profile, depth, "
         "operators, seeds, plan and cost model) and cover the plan exactly once; a missing, duplicated, "
-        "unfinished or foreign shard is an error that names it, and nothing is written.\n"
+        "unfinished or foreign shard is an error that names it, and nothing is written. A sweep the shards cut "
+        "into parts is folded from the parts' tallies on the adapter library they ran (loaded, asked nothing).\n"
         "Exit 0 when the profile is CONFORMANT, 1 when it is NON-CONFORMANT or INCOMPLETE, 2 on a usage or "
         "input error.");
     merge->callback([&exit_code, o] {
@@ -67,6 +70,16 @@ void add_merge_command(CLI::App& app, int& exit_code) {
                 for (const auto& c : *list)
                     if (spec::catalog_digest(*c) == digest) return c.get();
             return nullptr;
+        };
+        // A sweep the shards cut is folded by its probe, on the adapter the
+        // shards ran (loaded, asked nothing: the parts' runs were asked).
+        inputs.fold_sweep = [](const reports::SweepFold& fold) {
+            AdapterChoice choice;
+            choice.options = fold.adapter_options;
+            host::IsolatedAdapter adapter(fold.adapter_library, isolation_options(choice));
+            const harness::Instance& i = *fold.instance;
+            return harness::run_instance(i, suites::find_probe(i.contract->id, i.op->id), *fold.catalog, fold.claims,
+                                         adapter, fold.base_seed, fold.seeds);
         };
         if (key) inputs.signer = signer_of(key->public_key);
         inputs.command_line = reports::current_command_line();

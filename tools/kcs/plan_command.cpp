@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "commands.hpp"
 #include "run_setup.hpp"
 #include "kcs/harness/claims.hpp"
 #include "kcs/harness/plan.hpp"
+#include "kcs/harness/shard.hpp"
+#include "probes.hpp"
 
 namespace kcs::cli {
 
@@ -65,10 +68,50 @@ void print_plan(const std::vector<harness::Instance>& plan) {
               << "plan digest " << harness::plan_digest(plan) << "\n";
 }
 
+// How `count` shards would share the plan (kcs certify --shard I/N), each
+// shard's expected time by the cost model, and the run's expected wall time
+// (its longest shard) beside the time with every instance kept whole.
+void print_shards(const std::vector<harness::Instance>& plan, const harness::CostModel& costs, int count) {
+    const auto shards = harness::assign_shards(plan, costs, count, suites::splits_sweep);
+    const auto longest_of = [&](const std::vector<std::vector<harness::ShardMember>>& cut) {
+        double longest = 0;
+        for (const auto& members : cut) {
+            double load = 0;
+            for (const auto& m : members) load += harness::expected_seconds(m, plan, costs);
+            longest = std::max(longest, load);
+        }
+        return longest;
+    };
+    double total = 0;
+    for (const auto& i : plan) total += costs.expected_seconds(i);
+    std::map<std::size_t, std::uint64_t> cut;
+    for (const auto& members : shards)
+        for (const auto& m : members)
+            if (m.parts > 1) cut[m.instance] = m.parts;
+    std::cout << std::fixed << std::setprecision(1) << "\nshards   " << count << ", cut by the cost model "
+              << costs.source() << "\n"
+              << "expected " << longest_of(shards) << " s wall (the longest shard; the plan's " << total
+              << " s over " << count << " is " << total / count << " s); " << longest_of(harness::assign_shards(plan, costs, count))
+              << " s with every sweep kept whole\n";
+    for (const auto& [i, parts] : cut)
+        std::cout << "cut      " << plan[i].id << ": " << parts << " parts of " << costs.expected_seconds(plan[i]) / parts
+                  << " s\n";
+    for (std::size_t s = 0; s < shards.size(); ++s) {
+        double load = 0;
+        for (const auto& m : shards[s]) load += harness::expected_seconds(m, plan, costs);
+        std::cout << "shard    " << s << ": " << shards[s].size() << " members, " << load << " s\n";
+    }
+}
+
+struct PlanOptions : RunChoice {
+    int shards = 0;
+    std::string costs;
+};
+
 }  // namespace
 
 void add_plan_command(CLI::App& app, int& exit_code) {
-    auto o = std::make_shared<RunChoice>();
+    auto o = std::make_shared<PlanOptions>();
 
     auto* plan = app.add_subcommand("plan", "List the contract instances a run of an adapter would judge");
     plan->add_option("--adapter", o->adapter, "The adapter: a name (e.g. reference-cpu) or a path to its library")
@@ -80,8 +123,16 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     plan->add_option("--depth", o->plan.depth, "smoke, quick or full")->capture_default_str();
     plan->add_option("--op", o->plan.operators, "Only this operator (repeatable; default: every operator)");
     plan->add_option("--spec", o->spec_dir, "Catalog folder (default: the newest carried catalog)");
+    auto* shards = plan->add_option("--shards", o->shards,
+                     "Instead of the instances: how N shards (kcs certify --shard I/N) would share the plan, each "
+                     "shard's expected time, and the run's, with sweeps longer than a shard's share cut into parts")
+        ->check(CLI::Range(1, 100000));
+    plan->add_option("--costs", o->costs,
+                     "With --shards: a report.json of an earlier run whose instance times are the costs (default: "
+                     "the table kcs carries for the depth)")
+        ->needs(shards);
     plan->footer("One line per instance: id, APPLICABLE or N/A (why), what it measures. Exit 0, or 2 on an "
-                 "unknown name or a bad claims file.");
+                 "unknown name, a bad claims file or an unusable --costs report.");
     plan->callback([&exit_code, o] {
         const auto setup = prepare_run(*o);
         if (!setup) {
@@ -90,7 +141,15 @@ void add_plan_command(CLI::App& app, int& exit_code) {
         }
         const harness::PlanRequest& request = setup->request;
         print_header(setup->catalog, request, o->adapter, request.claims, setup->claims_given);
-        print_plan(harness::make_plan(request));
+        const auto plan = harness::make_plan(request);
+        if (o->shards > 0) {
+            // std::runtime_error for an unusable --costs report: exit 2 in main.
+            const auto costs = o->costs.empty() ? harness::CostModel::built_in(request.depth->id)
+                                                : harness::CostModel::from_report(o->costs);
+            print_shards(plan, costs, o->shards);
+        } else {
+            print_plan(plan);
+        }
         exit_code = 0;
     });
 }

@@ -5,6 +5,7 @@
 // shards can fail to be one run is refused, naming the file at fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -273,6 +274,89 @@ TEST_F(MergeCli, AnInstanceInTwoShardsOrInNoneIsNamed) {
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("1 instance(s) of the plan are in no shard:\n  " + lost), std::string::npos)
         << missing.err;
+}
+
+// An exhaustive sweep longer than a shard's share of the plan is cut into
+// parts (here a cost report makes unary.tanh f16 nearly all of the plan's
+// time): each of two shards runs one part of its chunks and keeps the
+// part's tally, and kcs merge folds the tallies into the very record the
+// unsharded run writes: the whole report equal but for times and places.
+TEST(MergeSplitSweep, TwoShardsCutASweepAndTheMergeFoldsItIntoTheUnshardedRecord) {
+    const fs::path dir = fs::path(::testing::TempDir()) / ("kcs-merge-split-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    ::setenv("KCS_SWEEP_CHUNK_ELEMENTS", "4096", 1);  // 16 chunks of the 63488 finite f16 inputs
+    const std::string split = "v1/C-CMP-01/unary.tanh/f16-f16/shapes-sweep";
+    Json costs = {{"predicate", {{"instances", Json::array()}}}};
+    for (const auto& [id, seconds] : {std::pair<std::string, double>{split, 1000},
+                                      {"v1/C-CMP-01/unary.exp/f16-f16/shapes-sweep", 0.01},
+                                      {"v1/C-CMP-01/unary.log/f16-f16/shapes-sweep", 0.01}})
+        costs["predicate"]["instances"].push_back({{"id", id}, {"wall_s", seconds}, {"verdict", "PASS"}});
+    write_json(dir / "costs.json", costs);
+    const std::string run = "certify --adapter reference-cpu --depth smoke --op unary";
+    const Outcome whole = run_kcs(run + " --out " + (dir / "whole").string());
+    ASSERT_EQ(whole.exit_code, 0) << whole.out << whole.err;
+    for (int i = 0; i < 2; ++i) {
+        const Outcome shard = run_kcs(run + " --shard " + std::to_string(i) + "/2 --costs " + (dir / "costs.json").string() +
+                                      " --out " + (dir / ("shard" + std::to_string(i))).string());
+        ASSERT_EQ(shard.exit_code, 0) << shard.out << shard.err;
+        const Json report = read_json(dir / ("shard" + std::to_string(i)) / "report.json");
+        int parts = 0;
+        for (const auto& instance : report["predicate"]["instances"]) {
+            if (!instance.contains("sweep_part")) continue;
+            ++parts;
+            EXPECT_EQ(instance["id"], split);
+            EXPECT_EQ(instance["sweep_part"], Json({{"index", i}, {"count", 2}}));
+            const Json& part = instance["cases"][0]["evidence"]["details"]["sweep_timing"]["part"];
+            const auto chunks = part["of"].get<std::uint64_t>();
+            EXPECT_GT(chunks, 2u);
+            EXPECT_EQ(part["chunks"], Json::array({i * chunks / 2, (i + 1) * chunks / 2}));
+        }
+        EXPECT_EQ(parts, 1) << "shard " << i;
+    }
+    const Outcome keygen = run_kcs("keygen --out " + (dir / "lab").string() + " --label 'split test' --development");
+    ASSERT_EQ(keygen.exit_code, 0) << keygen.err;
+    const Outcome merged = run_kcs("merge " + (dir / "shard1").string() + " " + (dir / "shard0").string() + " --key " +
+                                   (dir / "lab.key").string() + " --out " + (dir / "merged").string());
+    ::unsetenv("KCS_SWEEP_CHUNK_ELEMENTS");
+    ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+    const auto without_sweep_times = [](Json statement) {
+        statement = without_times_and_places(statement);
+        for (auto& instance : statement["predicate"]["instances"])
+            for (auto& c : instance["cases"]) c["evidence"]["details"].erase("sweep_timing");
+        return statement;
+    };
+    const Json folded = read_json(dir / "merged" / "report.json");
+    for (const auto& instance : folded["predicate"]["instances"])
+        if (instance["id"] == split) {
+            EXPECT_FALSE(instance.contains("sweep_part"));
+            EXPECT_EQ(instance["cases"][0]["evidence"]["details"]["sweep_timing"]["folded_parts"], 2);
+            EXPECT_GT(instance["wall_s"].get<double>(), 0);
+        }
+    Json unsigned_folded = without_sweep_times(folded), expected = without_sweep_times(read_json(dir / "whole" / "report.json"));
+    for (Json* s : {&unsigned_folded, &expected}) {
+        (*s)["predicate"].erase("signed");
+        (*s)["predicate"].erase("signer");
+        (*s)["predicate"]["summary"]["certificate"]["reasons"].erase(0);  // "unsigned" / "development key"
+    }
+    EXPECT_EQ(unsigned_folded, expected);
+    const Outcome verified =
+        run_kcs("verify " + (dir / "merged" / "report.dsse.json").string() + " --pubkey " + (dir / "lab.pub").string());
+    EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+
+    // A part in no shard is named, and nothing is written.
+    Json lacking = read_json(dir / "shard1" / "report.json");
+    auto& instances = lacking["predicate"]["instances"];
+    instances.erase(std::find_if(instances.begin(), instances.end(), [](const Json& i) { return i.contains("sweep_part"); }));
+    lacking["predicate"]["shard"]["instances"] = instances.size();
+    fs::create_directories(dir / "lacking");
+    write_json(dir / "lacking" / "report.json", lacking);
+    const Outcome without_part =
+        run_kcs("merge " + (dir / "shard0").string() + " " + (dir / "lacking").string() + " --out " + (dir / "out").string());
+    EXPECT_EQ(without_part.exit_code, 2);
+    EXPECT_NE(without_part.err.find("part 1 of the 2 of " + split + " is in no shard"), std::string::npos) << without_part.err;
+    EXPECT_FALSE(fs::exists(dir / "out" / "report.json"));
+    fs::remove_all(dir);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
@@ -165,21 +166,46 @@ std::vector<std::size_t> longest_first(const std::vector<Instance>& plan, const 
     return order;
 }
 
-std::vector<std::vector<std::size_t>> assign_shards(const std::vector<Instance>& plan, const CostModel& costs,
-                                                    int count) {
+double expected_seconds(const ShardMember& member, const std::vector<Instance>& plan, const CostModel& costs) {
+    return costs.expected_seconds(plan.at(member.instance)) / static_cast<double>(member.parts);
+}
+
+std::vector<std::vector<ShardMember>> assign_shards(const std::vector<Instance>& plan, const CostModel& costs,
+                                                    int count, const std::function<bool(const Instance&)>& splits) {
     if (count < 1) throw std::invalid_argument("assign_shards: count must be at least 1");
-    std::vector<std::vector<std::size_t>> shards(static_cast<std::size_t>(count));
-    std::vector<double> load(shards.size(), 0.0);
-    std::size_t next_free = 0;  // NOT_APPLICABLE instances cost nothing: dealt round-robin
+    double total = 0;
+    for (const auto& instance : plan) total += costs.expected_seconds(instance);
+    const double fair_share = total / count;
+    std::vector<ShardMember> members;
     for (const std::size_t i : longest_first(plan, costs)) {
         const double cost = costs.expected_seconds(plan[i]);
-        const std::size_t target = cost > 0 ? static_cast<std::size_t>(std::min_element(load.begin(), load.end()) -
-                                                                       load.begin())
-                                            : next_free++ % shards.size();
-        shards[target].push_back(i);
+        std::uint64_t parts = 1;
+        if (count > 1 && cost > fair_share && splits && splits(plan[i]))
+            parts = std::min(static_cast<std::uint64_t>(count), static_cast<std::uint64_t>(std::ceil(cost / fair_share)));
+        for (std::uint64_t p = 0; p < parts; ++p) members.push_back({i, p, parts});
+    }
+    std::stable_sort(members.begin(), members.end(), [&](const ShardMember& a, const ShardMember& b) {
+        return expected_seconds(a, plan, costs) > expected_seconds(b, plan, costs);
+    });
+    std::vector<std::vector<ShardMember>> shards(static_cast<std::size_t>(count));
+    std::vector<double> load(shards.size(), 0.0);
+    std::size_t next_free = 0;  // NOT_APPLICABLE instances cost nothing: dealt round-robin
+    // Each shard holds at most one part of an instance (a report lists an
+    // instance once); there are never more parts than shards.
+    std::vector<std::vector<bool>> holds_part(shards.size(), std::vector<bool>(plan.size(), false));
+    for (const ShardMember& member : members) {
+        const double cost = expected_seconds(member, plan, costs);
+        std::size_t target = next_free++ % shards.size();
+        if (cost > 0) {
+            target = shards.size();
+            for (std::size_t s = 0; s < shards.size(); ++s)
+                if (!holds_part[s][member.instance] && (target == shards.size() || load[s] < load[target])) target = s;
+        }
+        holds_part[target][member.instance] = member.parts > 1;
+        shards[target].push_back(member);
         load[target] += cost;
     }
-    for (auto& members : shards) std::sort(members.begin(), members.end());
+    for (auto& list : shards) std::sort(list.begin(), list.end());
     return shards;
 }
 

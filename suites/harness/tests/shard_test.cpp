@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -181,7 +182,10 @@ TEST(AssignShards, EveryInstanceInExactlyOneShardTheSameEachTime) {
         std::vector<int> seen(plan.size(), 0);
         for (const auto& members : shards) {
             EXPECT_TRUE(std::is_sorted(members.begin(), members.end()));
-            for (const std::size_t i : members) ++seen[i];
+            for (const ShardMember& m : members) {
+                EXPECT_EQ(m.parts, 1u);  // nothing splits without a splits predicate
+                ++seen[m.instance];
+            }
         }
         EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; })) << count << " shards";
         EXPECT_EQ(shards, assign_shards(plan, costs, count));
@@ -201,7 +205,7 @@ TEST(AssignShards, BalancedByExpectedCostNotByCount) {
         std::vector<double> load;
         for (const auto& members : shards) {
             double s = 0;
-            for (const std::size_t i : members) s += costs.expected_seconds(plan[i]);
+            for (const ShardMember& m : members) s += expected_seconds(m, plan, costs);
             load.push_back(s);
         }
         const double longest = *std::max_element(load.begin(), load.end());
@@ -217,6 +221,61 @@ TEST(AssignShards, BalancedByExpectedCostNotByCount) {
             count_longest = std::max(count_longest, s);
         }
         EXPECT_LT(longest, count_longest) << count;
+    }
+}
+
+// With sweeps that split, an instance longer than a shard's fair share is
+// cut into parts that cover it once (parts 0..N-1, N at most the shard
+// count, each in one shard); the longest shard then stays within the fair
+// share plus the largest member, where whole instances left it at the
+// longest sweep (gelu f32 at full: about 2557 s).
+TEST(AssignShards, SweepsLongerThanTheFairShareAreCutIntoParts) {
+    const auto plan = plan_of("core", "full");
+    const CostModel costs = CostModel::built_in("full");
+    const auto splits = [](const Instance& i) {
+        return (i.contract->id == "C-CMP-01" && i.op->id == "unary") || (i.contract->id == "C-PRC-04" && i.op->id == "cast");
+    };
+    double total = 0, longest_instance = 0;
+    for (const auto& i : plan) {
+        total += costs.expected_seconds(i);
+        longest_instance = std::max(longest_instance, costs.expected_seconds(i));
+    }
+    for (const int count : {4, 16, 64}) {
+        const auto shards = assign_shards(plan, costs, count, splits);
+        EXPECT_EQ(shards, assign_shards(plan, costs, count, splits));
+        std::map<std::size_t, std::vector<std::uint64_t>> parts_of;
+        std::map<std::size_t, std::uint64_t> cut_in;
+        double longest = 0, largest_member = 0;
+        for (const auto& members : shards) {
+            double load = 0;
+            std::set<std::size_t> here;
+            for (const ShardMember& m : members) {
+                EXPECT_TRUE(here.insert(m.instance).second) << "two parts of " << plan[m.instance].id << " in one shard";
+                parts_of[m.instance].push_back(m.part);
+                cut_in[m.instance] = m.parts;
+                load += expected_seconds(m, plan, costs);
+                largest_member = std::max(largest_member, expected_seconds(m, plan, costs));
+                if (m.parts > 1) {
+                    EXPECT_TRUE(splits(plan[m.instance])) << plan[m.instance].id;
+                    EXPECT_GT(costs.expected_seconds(plan[m.instance]), total / count) << plan[m.instance].id;
+                    EXPECT_LE(m.parts, static_cast<std::uint64_t>(count));
+                }
+            }
+            longest = std::max(longest, load);
+        }
+        ASSERT_EQ(parts_of.size(), plan.size()) << count;
+        for (auto& [instance, parts] : parts_of) {
+            std::sort(parts.begin(), parts.end());
+            ASSERT_EQ(parts.size(), cut_in[instance]) << plan[instance].id;
+            for (std::uint64_t p = 0; p < parts.size(); ++p) EXPECT_EQ(parts[p], p) << plan[instance].id;
+        }
+        const std::size_t gelu = static_cast<std::size_t>(
+            std::find_if(plan.begin(), plan.end(), [](const Instance& i) { return i.id == "v1/C-CMP-01/unary.gelu/f32-f32/shapes-sweep"; }) -
+            plan.begin());
+        ASSERT_LT(gelu, plan.size());
+        EXPECT_GT(cut_in[gelu], 1u) << count;
+        EXPECT_LE(longest, total / count + largest_member) << count;
+        EXPECT_LT(longest, longest_instance) << count;
     }
 }
 

@@ -7,6 +7,7 @@
 // content it is the report an unsharded run of the plan would have written.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -35,10 +36,26 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A sweep that the shards cut into parts (harness::Instance::SweepSplit),
+// to be folded: the instance with its parts' records (sweep->fold), and
+// what the run used: its claims, the adapter library and options, seeds.
+struct SweepFold {
+    const harness::Instance* instance = nullptr;
+    const spec::Catalog* catalog = nullptr;  // the shards' catalog
+    harness::Claims claims;
+    std::string adapter_library;
+    std::vector<std::string> adapter_options;
+    std::uint64_t base_seed = 1;
+    int seeds = 1;
+};
+
 struct MergeInputs {
     // The catalog with this digest ("sha256:HEX"), or null when this kcs
     // carries none: the plan is made again from it.
     std::function<const spec::Catalog*(const std::string& digest)> catalog;
+    // The instance's result from its folded parts (the probe's own code,
+    // run without a chunk); null when this merge folds no sweep.
+    std::function<harness::InstanceResult(const SweepFold&)> fold_sweep;
     std::optional<Signer> signer;  // the key the joined report is to be signed with
     std::vector<std::string> command_line;  // of the merge
     std::string working_directory;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -118,6 +119,12 @@ std::string report_text(const Json& statement);
 // config, variant, parameters, requirement, applicability, what it
 // measures): the part of its record that kcs verify remakes from the catalog.
 Json planned_instance_json(const harness::Instance& instance);
+
+// An instance's record: what the plan says of it, its verdict, its cases
+// (each with its repro line, `repro(seed)`), times and consequence_of; a
+// part of a split sweep (Instance::SweepSplit) says which ("sweep_part").
+Json instance_json(const harness::Instance& instance, const std::optional<harness::InstanceResult>& result,
+                   const std::function<std::string(std::uint64_t seed)>& repro, Json consequence);
 
 // An instance's "consequence_of" (SPEC.md section 5, "Primary cause"):
 // {"instance": id, "reason": text} for a FAIL explained by another FAIL of

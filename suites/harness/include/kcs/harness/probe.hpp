@@ -125,11 +125,19 @@ using Declare = std::vector<Invocation> (*)(const Instance& instance);
 struct Probe {
     Measure measure = nullptr;
     Declare declare = nullptr;
+    // Its exhaustive sweep can be cut into parts that run apart and fold
+    // (Instance::SweepSplit): the shards may share one long instance.
+    bool splits = false;
 
     Probe() = default;
     Probe(std::nullptr_t) {}
     Probe(Measure m, Declare d = nullptr) : measure(m), declare(d) {}  // NOLINT: a bare measure is a probe
     explicit operator bool() const { return measure != nullptr; }
+    Probe splitting() const {
+        Probe p = *this;
+        p.splits = true;
+        return p;
+    }
 };
 
 }  // namespace kcs::harness

@@ -6,8 +6,11 @@
 // machine: every shard of a run computes the same assignment on its own.
 #pragma once
 
+#include <compare>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -65,12 +68,30 @@ private:
     std::string source_, digest_;
 };
 
-// The plan indices of each of `count` shards, each list in plan order.
-// Greedy longest-first: the most expensive instance not yet placed goes to
-// the shard with the least expected time (ties: the lower index), so no
-// shard exceeds the mean by more than its largest instance.
-std::vector<std::vector<std::size_t>> assign_shards(const std::vector<Instance>& plan, const CostModel& costs,
-                                                    int count);
+// One member of a shard: a plan instance, whole, or one part of its
+// exhaustive sweep (Instance::SweepSplit).
+struct ShardMember {
+    std::size_t instance = 0;  // its index in the plan
+    std::uint64_t part = 0;
+    std::uint64_t parts = 1;  // > 1: part `part` of that many
+    auto operator<=>(const ShardMember&) const = default;
+};
+
+// The members of each of `count` shards, each list in plan order. An
+// instance that `splits` (its probe's sweep folds parts) and is expected to
+// take longer than a shard's fair share (the plan's expected time over
+// `count`) is cut into ceil(its time / fair share) parts, at most `count`,
+// each expected to take an even share of it (the chunks of a sweep cost
+// alike). Greedy longest-first: the most expensive member not yet placed
+// goes to the shard with the least expected time (ties: the lower index)
+// that holds no other part of its instance, so no shard exceeds the mean by
+// more than its largest member.
+std::vector<std::vector<ShardMember>> assign_shards(const std::vector<Instance>& plan, const CostModel& costs,
+                                                    int count,
+                                                    const std::function<bool(const Instance&)>& splits = nullptr);
+
+// A member's expected time: its instance's, or a part's even share of it.
+double expected_seconds(const ShardMember& member, const std::vector<Instance>& plan, const CostModel& costs);
 
 // The order to run the plan in, as indices into it: most expensive first
 // (ties in plan order), so that with several jobs no long instance starts last.
