@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "run_setup.hpp"
@@ -140,16 +141,15 @@ void add_plan_command(CLI::App& app, int& exit_code) {
             return;
         }
         const harness::PlanRequest& request = setup->request;
+        // std::runtime_error for an unusable --costs report: exit 2 in main, before anything is printed.
+        std::optional<harness::CostModel> costs;
+        if (o->shards > 0)
+            costs = o->costs.empty() ? harness::CostModel::built_in(request.depth->id)
+                                     : harness::CostModel::from_report(o->costs);
         print_header(setup->catalog, request, o->adapter, request.claims, setup->claims_given);
         const auto plan = harness::make_plan(request);
-        if (o->shards > 0) {
-            // std::runtime_error for an unusable --costs report: exit 2 in main.
-            const auto costs = o->costs.empty() ? harness::CostModel::built_in(request.depth->id)
-                                                : harness::CostModel::from_report(o->costs);
-            print_shards(plan, costs, o->shards);
-        } else {
-            print_plan(plan);
-        }
+        if (costs) print_shards(plan, *costs, o->shards);
+        else print_plan(plan);
         exit_code = 0;
     });
 }
