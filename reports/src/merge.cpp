@@ -147,6 +147,33 @@ void fold_parts(const harness::Instance& planned, std::size_t index,
     if (!missing.empty())
         throw MergeError("part " + missing + " of the " + std::to_string(count) + " of " + planned.id +
                          " is in no shard");
+    // A part that judged nothing (UNSUPPORTED, ERROR, CRASH, TIMEOUT...) is
+    // what an unsharded run would have recorded for the whole sweep: the
+    // worst such part's record stands for the instance.
+    const std::pair<const ShardReport*, const Json*>* unjudged = nullptr;
+    harness::Verdict unjudged_verdict = harness::Verdict::pass;
+    for (const auto& [p, where] : by_part) {
+        const auto verdict = verdict_of(at(*where.second, "/verdict"));
+        if (!verdict)
+            throw MergeError(name_of(*where.first) + ": " + planned.id + ": verdict " +
+                             at(*where.second, "/verdict").dump() + " is not one kcs records");
+        if (*verdict == harness::Verdict::pass || *verdict == harness::Verdict::fail) continue;
+        if (!unjudged || harness::worst_of(unjudged_verdict, *verdict) != unjudged_verdict) {
+            unjudged = &where;
+            unjudged_verdict = *verdict;
+        }
+    }
+    if (unjudged) {
+        Json record = *unjudged->second;
+        record.erase("sweep_part");
+        std::string bad;
+        auto result = result_of(planned, record, bad);
+        if (!result) throw MergeError(name_of(*unjudged->first) + ": " + planned.id + ": " + bad + " is not one kcs records");
+        recorded[index] = std::move(record);
+        results.results[index] = std::move(result);
+        holder[index] = unjudged->first;
+        return;
+    }
     if (!inputs.fold_sweep) throw MergeError(planned.id + " is cut in parts, and this merge cannot fold them");
     harness::Instance folding = planned;
     folding.sweep = harness::Instance::SweepSplit{0, count, {}};
@@ -163,11 +190,27 @@ void fold_parts(const harness::Instance& planned, std::size_t index,
         if (!result) throw MergeError(name_of(*shard) + ": " + planned.id + ": " + bad + " is not one kcs records");
         part_results.push_back(std::move(*result));
     }
-    SweepFold fold{&folding, catalog, claims, at(first, "/predicate/adapter/library").get<std::string>(),
-                   at(first, "/predicate/adapter/options").get<std::vector<std::string>>(),
-                   at(first, "/predicate/seeds/base").get<std::uint64_t>(),
-                   at(first, "/predicate/seeds/per_instance").get<int>()};
+    const Json& library = at(first, "/predicate/adapter/library");
+    const Json& options = at(first, "/predicate/adapter/options");
+    const Json& base_seed = at(first, "/predicate/seeds/base");
+    const Json& seeds = at(first, "/predicate/seeds/per_instance");
+    if (!library.is_string() || !options.is_array() || !base_seed.is_number_unsigned() || !seeds.is_number_unsigned())
+        throw MergeError("the shards record no adapter library, options or seeds to fold " + planned.id + " with");
+    SweepFold fold{&folding,
+                   catalog,
+                   claims,
+                   library.get<std::string>(),
+                   options.get<std::vector<std::string>>(),
+                   base_seed.get<std::uint64_t>(),
+                   seeds.get<int>()};
     harness::InstanceResult result = inputs.fold_sweep(fold);
+    // Parts that each judged their chunks fold into a judgement; anything
+    // else is a fold that failed (parts cut unlike this merge's, a probe
+    // error), never a verdict to sign.
+    for (const auto& c : result.cases)
+        if (c.result.verdict != harness::Verdict::pass && c.result.verdict != harness::Verdict::fail)
+            throw MergeError("folding the " + std::to_string(count) + " parts of " + planned.id + " failed: " +
+                             std::string(harness::to_string(c.result.verdict)) + " " + c.result.message);
     result.instance = &planned;
     for (std::size_t c = 0; c < result.cases.size(); ++c) {
         result.cases[c].wall = {};
@@ -265,8 +308,15 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
             const auto it = index_of.find(id);
             if (it == index_of.end()) throw MergeError(name_of(*s) + ": instance " + id + " is not in the plan");
             if (instance.contains("sweep_part")) {
-                const std::uint64_t part = at(instance, "/sweep_part/index").get<std::uint64_t>();
-                const std::uint64_t count = at(instance, "/sweep_part/count").get<std::uint64_t>();
+                const Json& index = at(instance, "/sweep_part/index");
+                const Json& parts_in = at(instance, "/sweep_part/count");
+                const Json& shards_in = at(s->statement, "/predicate/shard/count");
+                if (!index.is_number_unsigned() || !parts_in.is_number_unsigned() || parts_in.get<std::uint64_t>() < 2 ||
+                    parts_in.get<std::uint64_t>() > shards_in.get<std::uint64_t>())
+                    throw MergeError(name_of(*s) + ": " + id + ": sweep_part " + at(instance, "/sweep_part").dump() +
+                                     " is not a part of a sweep cut in 2 to " + shards_in.dump() + " parts");
+                const std::uint64_t part = index.get<std::uint64_t>();
+                const std::uint64_t count = parts_in.get<std::uint64_t>();
                 if (cut_in.emplace(it->second, count).first->second != count)
                     throw MergeError(name_of(*s) + ": " + id + " is cut in " + std::to_string(count) +
                                      " parts here and in " + std::to_string(cut_in[it->second]) + " elsewhere");

@@ -84,6 +84,11 @@ constexpr std::size_t kBlock = 4096;  // elements per batch conversion
 
 }  // namespace
 
+bool cast_sweep_is_exhaustive(const harness::Instance& instance) {
+    const ConfigFormats f = formats_of(instance);
+    return !narrowing(f.in, f.out) || instance.depth == "full";
+}
+
 harness::CaseResult cast_rounding(harness::ProbeContext& context) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
@@ -93,7 +98,9 @@ harness::CaseResult cast_rounding(harness::ProbeContext& context) {
     // Widening: all 2^16 patterns at every depth; narrowing: all 2^32 at
     // full, else the curated cases and `samples` patterns of the tensor's
     // value stream drawn as integers in [0, 2^32 - 1].
-    const bool exhaustive = !narrow || instance.depth == "full";
+    const bool exhaustive = cast_sweep_is_exhaustive(instance);
+    if (instance.sweep && !exhaustive)
+        throw std::invalid_argument("a sampled sweep depends on its seed: " + instance.id + " is not cut in parts");
     std::string source;
     std::size_t curated = 0;
     sweep::EncodingDomain domain = sweep::all_patterns(f.in);

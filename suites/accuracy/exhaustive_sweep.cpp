@@ -147,6 +147,8 @@ spec::Json SweepTiming::record() const {
                        {"count", part->count},
                        {"chunks", {part->first_chunk, part->end_chunk}},
                        {"of", part->chunks},
+                       {"chunk_elements", part->chunk_elements},
+                       {"domain", part->domain},
                        {"adapter_calls", part->adapter_calls},
                        {"tally", part->tally}};
     if (folded_parts) out["folded_parts"] = folded_parts;
@@ -233,11 +235,19 @@ void fold_parts(harness::ProbeContext& context, const ChunkPlan& plan, const har
         const spec::Json& part = split.fold[i];
         const spec::Json expected_chunks = {i * plan.chunks() / split.count, (i + 1) * plan.chunks() / split.count};
         if (part.value("index", spec::Json()) != i || part.value("count", spec::Json()) != split.count ||
-            part.value("of", spec::Json()) != plan.chunks() || part.value("chunks", spec::Json()) != expected_chunks)
+            part.value("of", spec::Json()) != plan.chunks() || part.value("chunks", spec::Json()) != expected_chunks ||
+            part.value("domain", spec::Json()) != plan.size())
             throw std::invalid_argument("part " + std::to_string(i) + " of " + std::to_string(split.count) +
-                                        " to fold is not that part of this sweep of " + std::to_string(plan.chunks()) +
-                                        " chunks: " + part.value("chunks", spec::Json()).dump() + " of " +
-                                        part.value("of", spec::Json()).dump());
+                                        " to fold is not that part of this sweep of " + std::to_string(plan.size()) +
+                                        " inputs in " + std::to_string(plan.chunks()) + " chunks: chunks " +
+                                        part.value("chunks", spec::Json()).dump() + " of " +
+                                        part.value("of", spec::Json()).dump() + ", " +
+                                        part.value("domain", spec::Json()).dump() + " inputs");
+        if (part.value("chunk_elements", spec::Json()) != plan.chunk_elements())
+            throw std::invalid_argument("part " + std::to_string(i) + " was cut in chunks of " +
+                                        part.value("chunk_elements", spec::Json()).dump() + " inputs, this fold in " +
+                                        std::to_string(plan.chunk_elements()) +
+                                        ": fold with the KCS_SWEEP_CHUNK_ELEMENTS the parts ran with");
         if (i == 0) checkpoint.restore(part.at("tally"));
         else checkpoint.merge(part.at("tally"));
         context.count_calls_made_elsewhere(part.at("adapter_calls").get<std::uint64_t>());
@@ -285,10 +295,16 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
     }
     const std::uint64_t begin = split ? split->index * plan.chunks() / split->count : 0;
     const std::uint64_t end = split ? (split->index + 1) * plan.chunks() / split->count : plan.chunks();
+    if (split && begin == end)
+        throw harness::CaseStop{harness::verdict_only(
+            harness::Verdict::error, "part " + std::to_string(split->index) + " of " + std::to_string(split->count) +
+                                         " of this sweep holds none of its " + std::to_string(plan.chunks()) +
+                                         " chunks: a sweep is cut in at most as many parts as it has chunks")};
     const auto part_done = [&] {
         if (split)
-            timing.part = SweepPartRecord{split->index, split->count, begin, end, plan.chunks(),
-                                          context.adapter_calls(), checkpoint->save()};
+            timing.part = SweepPartRecord{split->index,          split->count, begin,
+                                          end,                   plan.chunks(), plan.chunk_elements(),
+                                          plan.size(),           context.adapter_calls(), checkpoint->save()};
     };
     const auto launch = [&](std::uint64_t c) {
         return std::async(std::launch::async, [&, c] {

@@ -200,10 +200,12 @@ using ChunkJudge = std::function<void(const Chunk&, const harness::Invocation&, 
 // `resumed_from` > 0: the chunks before it were judged by an earlier,
 // interrupted run (their time is not counted).
 // A part of a sweep (Instance::sweep): its chunks, and the tally they
-// left, which kcs merge joins with the other parts'.
+// left, which kcs merge joins with the other parts'. Only a sweep that does
+// not depend on its seed is cut (its probe's Probe::splits).
 struct SweepPartRecord {
     std::uint64_t index = 0, count = 1;
     std::uint64_t first_chunk = 0, end_chunk = 0, chunks = 0;
+    std::uint64_t chunk_elements = 0, domain = 0;  // how the sweep was cut in chunks: a fold must cut alike
     std::uint64_t adapter_calls = 0;
     spec::Json tally;
 };
@@ -214,7 +216,7 @@ struct SweepTiming {
     std::optional<SweepPartRecord> part;  // this run was one part of the sweep
     std::uint64_t folded_parts = 0;       // > 0: no chunk ran; the verdict comes from this many parts' tallies
     // {"wall_s", "waiting_for_device_s", "judging_s"[, "resumed_from_chunk"][, "part": {"index", "count",
-    // "chunks": [first, end), "of", "adapter_calls", "tally"}][, "folded_parts"]}
+    // "chunks": [first, end), "of", "chunk_elements", "domain", "adapter_calls", "tally"}][, "folded_parts"]}
     spec::Json record() const;
 };
 

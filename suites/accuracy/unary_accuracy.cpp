@@ -339,6 +339,11 @@ spec::Json unary_accuracy_record(UnaryFunction function, double bound, std::span
     return tally.save();
 }
 
+bool unary_sweep_is_exhaustive(const harness::Instance& instance) {
+    // f16 and bf16 at every depth and f32 at full: every finite pattern.
+    return formats_of(instance).in != Format::f32 || instance.depth == "full";
+}
+
 harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     const auto& instance = context.instance();
     const ConfigFormats f = formats_of(instance);
@@ -348,8 +353,9 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
     const bool flush_claimed = context.claims().at("subnormals") == "flush";
     const UlpSubdomainRule rule = ulp_subdomain_rule(f.out, name);
 
-    // f16 and bf16 at every depth and f32 at full: every finite pattern.
-    const bool exhaustive = f.in != Format::f32 || instance.depth == "full";
+    const bool exhaustive = unary_sweep_is_exhaustive(instance);
+    if (instance.sweep && !exhaustive)
+        throw std::invalid_argument("a sampled sweep depends on its seed: " + instance.id + " is not cut in parts");
     F32Inputs sampled;
     if (!exhaustive) sampled = sampled_f32(function, context.seed(), context.integer("samples"), flush_claimed);
     const sweep::EncodingDomain domain = exhaustive ? sweep::finite_patterns(f.in, flush_claimed)

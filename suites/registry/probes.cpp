@@ -110,8 +110,8 @@ const std::vector<ProbeEntry>& probes() {
         {"C-CMP-03", "unary", contraction_unary},
         // end of pointwise probes
         // accuracy probes (pointwise operators, chunked sweeps)
-        {"C-CMP-01", "unary", harness::Probe(unary_accuracy).splitting()},
-        {"C-PRC-04", "cast", harness::Probe(cast_rounding).splitting()},
+        {"C-CMP-01", "unary", harness::Probe(unary_accuracy).splitting(unary_sweep_is_exhaustive)},
+        {"C-PRC-04", "cast", harness::Probe(cast_rounding).splitting(cast_sweep_is_exhaustive)},
         {"C-PRC-04", "unary", unary_rounding},
         {"C-PRC-04", "elementwise", elementwise_rounding},
         // end of accuracy probes
@@ -131,7 +131,8 @@ harness::Probe find_probe(std::string_view class_id, std::string_view op) {
 }
 
 bool splits_sweep(const harness::Instance& instance) {
-    return find_probe(instance.contract->id, instance.op->id).splits;
+    const harness::Probe probe = find_probe(instance.contract->id, instance.op->id);
+    return probe.splits && probe.splits(instance);
 }
 
 }  // namespace kcs::suites

@@ -22,7 +22,8 @@ const std::vector<ProbeEntry>& probes();
 harness::Probe find_probe(std::string_view class_id, std::string_view op);
 
 // Whether the instance's probe can cut its sweep into parts that fold
-// (harness::Probe::splits): the predicate harness::assign_shards takes.
+// (harness::Probe::splits: an exhaustive sweep): the predicate
+// harness::assign_shards takes.
 bool splits_sweep(const harness::Instance& instance);
 
 }  // namespace kcs::suites

@@ -306,7 +306,7 @@ std::vector<spec::Json> run_parts(const std::string& id, std::uint64_t parts, co
 // Cut into parts that run apart and folded again, an exhaustive sweep gives
 // the unsplit sweep's evidence bit for bit (all of it but where its time
 // went): the verdict, the message, the figure, the worst element and every
-// detail, for a PASS and for FAILs of C-CMP-01 and C-PRC-04.
+// detail, for PASSes of C-CMP-01 and C-PRC-04 and a FAIL of C-CMP-01.
 TEST(SplitSweep, FoldedPartsGiveTheUnsplitSweepsEvidence) {
     struct Case {
         std::string id, adapter, violation;
@@ -316,7 +316,7 @@ TEST(SplitSweep, FoldedPartsGiveTheUnsplitSweepsEvidence) {
     using enum harness::Verdict;
     for (const Case& c : {Case{"v1/C-CMP-01/unary.tanh/f16-f16/shapes-sweep", "reference-cpu", "", 4096, 3, pass},
                           Case{"v1/C-CMP-01/unary.exp/bf16-bf16/shapes-sweep", "calibration", "fast-exp", 4096, 5, fail},
-                          Case{"v1/C-PRC-04/cast/f32-bf16/shapes-sweep", "calibration", "bf16-truncate", 1000, 4, fail}}) {
+                          Case{"v1/C-PRC-04/cast/f16-f32/shapes-sweep", "reference-cpu", "", 4096, 4, pass}}) {
         ScopedEnvironment env;
         env.set("KCS_SWEEP_CHUNK_ELEMENTS", std::to_string(c.chunk_elements));
         const auto whole = testing::run_instance(c.id, c.adapter, c.violation);
@@ -361,6 +361,21 @@ TEST(SplitSweep, PartsOfAnotherCutAreNotFolded) {
         << swapped.result.cases.at(0).result.message;
     const auto short_fold = testing::run_split_instance(id, {0, 3, run_parts(id, 2, "reference-cpu", "")}, "reference-cpu");
     EXPECT_EQ(short_fold.verdict, harness::Verdict::error);
+}
+
+// Only a sweep that does not depend on its seed is cut: a sampled one
+// (a narrowing cast below depth full) refuses to run as a part. A part
+// that would hold no chunk (2 parts of a 1-chunk sweep) is an ERROR that
+// says so, not a PASS that judged nothing.
+TEST(SplitSweep, NeitherASampledSweepNorAnEmptyPartRuns) {
+    const auto sampled = testing::run_split_instance("v1/C-PRC-04/cast/f32-bf16/shapes-sweep", {0, 2, {}}, "reference-cpu");
+    EXPECT_EQ(sampled.verdict, harness::Verdict::error);
+    EXPECT_NE(sampled.result.cases.at(0).result.message.find("depends on its seed"), std::string::npos)
+        << sampled.result.cases.at(0).result.message;
+    const auto empty = testing::run_split_instance("v1/C-PRC-04/cast/f16-f32/shapes-sweep", {0, 2, {}}, "reference-cpu");
+    EXPECT_EQ(empty.verdict, harness::Verdict::error);
+    EXPECT_NE(empty.result.cases.at(0).result.message.find("holds none of its 1 chunks"), std::string::npos)
+        << empty.result.cases.at(0).result.message;
 }
 
 // ---------------------------------------------------------------- probes on reference-cpu

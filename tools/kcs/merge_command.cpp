@@ -44,7 +44,7 @@ void add_merge_command(CLI::App& app, int& exit_code) {
         "The shards must be of one run (the same catalog, adapter, device, options, claims, profile, depth, "
         "operators, seeds, plan and cost model) and cover the plan exactly once; a missing, duplicated, "
         "unfinished or foreign shard is an error that names it, and nothing is written. A sweep the shards cut "
-        "into parts is folded from the parts' tallies on the adapter library they ran (loaded, asked nothing).\n"
+        "into parts is folded from the parts' tallies on the adapter library they ran (no chunk runs again).\n"
         "Exit 0 when the profile is CONFORMANT, 1 when it is NON-CONFORMANT or INCOMPLETE, 2 on a usage or "
         "input error.");
     merge->callback([&exit_code, o] {
@@ -72,8 +72,10 @@ void add_merge_command(CLI::App& app, int& exit_code) {
             return nullptr;
         };
         // A sweep the shards cut is folded by its probe, on the adapter the
-        // shards ran (loaded, asked nothing: the parts' runs were asked).
+        // shards ran (asked what it supports, as every case asks; no chunk runs).
         inputs.fold_sweep = [](const reports::SweepFold& fold) {
+            if (!suites::splits_sweep(*fold.instance))
+                throw reports::MergeError(fold.instance->id + " is not a sweep this kcs cuts in parts");
             AdapterChoice choice;
             choice.options = fold.adapter_options;
             host::IsolatedAdapter adapter(fold.adapter_library, isolation_options(choice));

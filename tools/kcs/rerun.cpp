@@ -1,9 +1,11 @@
 #include "rerun.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <iostream>
 #include <map>
 #include <random>
+#include <string_view>
 
 #include "kcs/harness/plan.hpp"
 #include "kcs/harness/runner.hpp"
@@ -25,6 +27,16 @@ struct RecordedCase {
 // The evidence fields that a deterministic kernel reproduces bit for bit.
 const char* const kReproducedFields[] = {"figure_name", "figure", "bound", "worst", "details", "judged", "adapter_calls"};
 
+// A field as a rerun compares it: a sweep's details without where its time
+// went (details.sweep_timing's seconds and resumed chunk), which no rerun
+// repeats; its part (the chunks and their tally) stays.
+reports::Json compared(const char* field, reports::Json value) {
+    if (std::string_view(field) == "details" && value.is_object() && value.contains("sweep_timing"))
+        for (const char* time : {"wall_s", "waiting_for_device_s", "judging_s", "resumed_from_chunk"})
+            value["sweep_timing"].erase(time);
+    return value;
+}
+
 }  // namespace
 
 int rerun_cases(const reports::Verification& v, const RerunChoice& choice) {
@@ -38,12 +50,21 @@ int rerun_cases(const reports::Verification& v, const RerunChoice& choice) {
     std::map<std::string, const harness::Instance*> by_id;
     for (const auto& instance : plan) by_id[instance.id] = &instance;
 
-    // Every case that judged something: the ones a rerun can compare.
+    // Every case that judged something: the ones a rerun can compare. A
+    // shard's part of a sweep (sweep_part) is run again as that part.
+    std::deque<harness::Instance> parts;
     std::vector<RecordedCase> judged;
-    for (const auto& inst : p.at("instances"))
+    for (const auto& inst : p.at("instances")) {
+        const harness::Instance* instance = by_id.at(inst.value("id", ""));
+        if (inst.contains("sweep_part")) {
+            harness::Instance& part = parts.emplace_back(*instance);
+            part.sweep = harness::Instance::SweepSplit{inst.at("sweep_part").value("index", std::uint64_t{0}),
+                                                       inst.at("sweep_part").value("count", std::uint64_t{1}), {}};
+            instance = &part;
+        }
         for (const auto& c : inst.value("cases", reports::Json::array()))
-            if (c.value("verdict", "") == "PASS" || c.value("verdict", "") == "FAIL")
-                judged.push_back({by_id.at(inst.value("id", "")), c});
+            if (c.value("verdict", "") == "PASS" || c.value("verdict", "") == "FAIL") judged.push_back({instance, c});
+    }
     std::mt19937_64 random(choice.seed);
     std::shuffle(judged.begin(), judged.end(), random);
     judged.resize(std::min<std::size_t>(judged.size(), choice.cases));
@@ -69,8 +90,8 @@ int rerun_cases(const reports::Verification& v, const RerunChoice& choice) {
             difference = "verdict: recorded " + recorded.at("verdict").dump() + ", rerun " + rerun.at("verdict").dump();
         else if (deterministic)
             for (const char* field : kReproducedFields) {
-                const reports::Json& was = recorded.at("evidence").at(field);
-                const reports::Json& now = rerun.at("evidence").at(field);
+                const reports::Json was = compared(field, recorded.at("evidence").at(field));
+                const reports::Json now = compared(field, rerun.at("evidence").at(field));
                 if (was != now) {
                     difference = std::string("evidence.") + field + ": recorded " + was.dump().substr(0, 200) +
                                  ", rerun " + now.dump().substr(0, 200);

@@ -97,11 +97,7 @@ InstanceResult run_instance(const Instance& instance, Probe probe, const spec::C
     // One device for all seeds: they run in the same buffers (SPEC section 7, rule 4).
     GuardedDevice device(adapter, base_seed);
     Support support;
-    // Folding a split sweep's parts asks the adapter nothing: each part's run asked.
-    const bool folding = instance.sweep && !instance.sweep->fold.empty();
-    std::optional<CaseResult> unusable = !probe  ? no_probe(instance)
-                                         : folding ? std::nullopt
-                                                   : declare_and_ask(instance, probe, device, support);
+    std::optional<CaseResult> unusable = probe ? declare_and_ask(instance, probe, device, support) : no_probe(instance);
     result.verdict = Verdict::pass;
     for (int j = 0; j < seeds; ++j) {
         const std::uint64_t seed = base_seed + static_cast<std::uint64_t>(j);

@@ -143,9 +143,12 @@ CostModel CostModel::from_report(const std::filesystem::path& report) {
     for (const auto& instance : instances) {
         const auto id = instance.value("id", spec::Json());
         const auto wall = instance.value("wall_s", spec::Json());
-        // Only instances that ran tell what running them costs.
-        if (id.is_string() && wall.is_number() && instance.value("verdict", spec::Json()).is_string())
-            seconds[id.get<std::string>()] = wall.get<double>();
+        // Only instances that ran tell what running them costs; a part of a
+        // sweep cut in n (a shard's report) one n-th of the whole.
+        const auto parts = instance.value("sweep_part", spec::Json::object()).value("count", spec::Json(1));
+        if (id.is_string() && wall.is_number() && instance.value("verdict", spec::Json()).is_string() &&
+            parts.is_number() && parts.get<double>() >= 1)
+            seconds[id.get<std::string>()] = wall.get<double>() * parts.get<double>();
     }
     if (seconds.empty()) throw std::runtime_error(report.string() + ": records no instance that ran");
     return CostModel(std::move(seconds), "measured in " + report.string());

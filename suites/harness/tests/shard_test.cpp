@@ -157,11 +157,14 @@ TEST(CostModel, ReadsAnEarlierRunsTimesAndFallsBackToTheirMedian) {
            {{{"id", plan[0].id}, {"wall_s", 5.0}, {"verdict", "PASS"}},
             {{"id", plan[1].id}, {"wall_s", 1.0}, {"verdict", "PASS"}},
             {{"id", plan[2].id}, {"wall_s", 3.0}, {"verdict", "FAIL"}},
-            {{"id", plan[3].id}, {"wall_s", 0.0}, {"verdict", nullptr}}}}}}};
+            {{"id", plan[3].id}, {"wall_s", 0.0}, {"verdict", nullptr}},
+            // A shard's part of a sweep cut in 4: the whole costs 4 times the part.
+            {{"id", plan[4].id}, {"wall_s", 2.5}, {"verdict", "PASS"}, {"sweep_part", {{"index", 1}, {"count", 4}}}}}}}}};
     const CostModel costs = CostModel::from_report(report);
+    EXPECT_EQ(costs.expected_seconds(plan[4]), 10.0);
     EXPECT_EQ(costs.expected_seconds(plan[0]), 5.0);
     EXPECT_EQ(costs.expected_seconds(plan[2]), 3.0);
-    EXPECT_EQ(costs.expected_seconds(plan[3]), 3.0);  // never ran: the median
+    EXPECT_EQ(costs.expected_seconds(plan[3]), 5.0);  // never ran: the median of 1, 3, 5 and 10 (the upper one)
     EXPECT_NE(costs.digest(), CostModel::built_in("quick").digest());
 
     Instance not_applicable = plan[0];

@@ -125,17 +125,19 @@ using Declare = std::vector<Invocation> (*)(const Instance& instance);
 struct Probe {
     Measure measure = nullptr;
     Declare declare = nullptr;
-    // Its exhaustive sweep can be cut into parts that run apart and fold
-    // (Instance::SweepSplit): the shards may share one long instance.
-    bool splits = false;
+    // Whether the instance's sweep can be cut into parts that run apart and
+    // fold (Instance::SweepSplit): an exhaustive sweep, which does not depend
+    // on the seed. Null: never.
+    using Splits = bool (*)(const Instance& instance);
+    Splits splits = nullptr;
 
     Probe() = default;
     Probe(std::nullptr_t) {}
     Probe(Measure m, Declare d = nullptr) : measure(m), declare(d) {}  // NOLINT: a bare measure is a probe
     explicit operator bool() const { return measure != nullptr; }
-    Probe splitting() const {
+    Probe splitting(Splits when) const {
         Probe p = *this;
-        p.splits = true;
+        p.splits = when;
         return p;
     }
 };
