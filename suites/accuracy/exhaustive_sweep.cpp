@@ -223,6 +223,11 @@ void save(const SweepState& state, const SweepCheckpoint& checkpoint, std::uint6
     std::filesystem::rename(temporary, state.file);
 }
 
+// The chunks [first, end) of part `index` of `count` of a sweep of `chunks`.
+std::pair<std::uint64_t, std::uint64_t> part_chunks(std::uint64_t index, std::uint64_t count, std::uint64_t chunks) {
+    return {index * chunks / count, (index + 1) * chunks / count};
+}
+
 // Joins the parts' tallies in chunk order into the checkpoint's total, after
 // checking that they are the parts of this sweep: each part once, in order,
 // cut from as many chunks as this sweep has.
@@ -233,7 +238,8 @@ void fold_parts(harness::ProbeContext& context, const ChunkPlan& plan, const har
                                     std::to_string(split.fold.size()));
     for (std::uint64_t i = 0; i < split.count; ++i) {
         const spec::Json& part = split.fold[i];
-        const spec::Json expected_chunks = {i * plan.chunks() / split.count, (i + 1) * plan.chunks() / split.count};
+        const auto [first, end] = part_chunks(i, split.count, plan.chunks());
+        const spec::Json expected_chunks = {first, end};
         if (part.value("index", spec::Json()) != i || part.value("count", spec::Json()) != split.count ||
             part.value("of", spec::Json()) != plan.chunks() || part.value("chunks", spec::Json()) != expected_chunks ||
             part.value("domain", spec::Json()) != plan.size())
@@ -293,8 +299,8 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
             return timing;
         }
     }
-    const std::uint64_t begin = split ? split->index * plan.chunks() / split->count : 0;
-    const std::uint64_t end = split ? (split->index + 1) * plan.chunks() / split->count : plan.chunks();
+    const auto [begin, end] = split ? part_chunks(split->index, split->count, plan.chunks())
+                                    : std::pair<std::uint64_t, std::uint64_t>{0, plan.chunks()};
     if (split && begin == end)
         throw harness::CaseStop{harness::verdict_only(
             harness::Verdict::error, "part " + std::to_string(split->index) + " of " + std::to_string(split->count) +

@@ -73,16 +73,17 @@ void print_plan(const std::vector<harness::Instance>& plan) {
 // shard's expected time by the cost model, and the run's expected wall time
 // (its longest shard) beside the time with every instance kept whole.
 void print_shards(const std::vector<harness::Instance>& plan, const harness::CostModel& costs, int count) {
-    const auto shards = harness::assign_shards(plan, costs, count, suites::splits_sweep);
-    const auto longest_of = [&](const std::vector<std::vector<harness::ShardMember>>& cut) {
-        double longest = 0;
+    const auto loads = [&](const std::vector<std::vector<harness::ShardMember>>& cut) {
+        std::vector<double> out;
         for (const auto& members : cut) {
             double load = 0;
             for (const auto& m : members) load += harness::expected_seconds(m, plan, costs);
-            longest = std::max(longest, load);
+            out.push_back(load);
         }
-        return longest;
+        return out;
     };
+    const auto shards = harness::assign_shards(plan, costs, count, suites::splits_sweep);
+    const auto load = loads(shards), whole = loads(harness::assign_shards(plan, costs, count));
     double total = 0;
     for (const auto& i : plan) total += costs.expected_seconds(i);
     std::map<std::size_t, std::uint64_t> cut;
@@ -91,17 +92,14 @@ void print_shards(const std::vector<harness::Instance>& plan, const harness::Cos
             if (m.parts > 1) cut[m.instance] = m.parts;
     std::cout << std::fixed << std::setprecision(1) << "\nshards   " << count << ", cut by the cost model "
               << costs.source() << "\n"
-              << "expected " << longest_of(shards) << " s wall (the longest shard; the plan's " << total
-              << " s over " << count << " is " << total / count << " s); " << longest_of(harness::assign_shards(plan, costs, count))
-              << " s with every sweep kept whole\n";
+              << "expected " << *std::max_element(load.begin(), load.end())
+              << " s wall (the longest shard; the plan's " << total << " s over " << count << " is " << total / count
+              << " s); " << *std::max_element(whole.begin(), whole.end()) << " s with every sweep kept whole\n";
     for (const auto& [i, parts] : cut)
         std::cout << "cut      " << plan[i].id << ": " << parts << " parts of " << costs.expected_seconds(plan[i]) / parts
                   << " s\n";
-    for (std::size_t s = 0; s < shards.size(); ++s) {
-        double load = 0;
-        for (const auto& m : shards[s]) load += harness::expected_seconds(m, plan, costs);
-        std::cout << "shard    " << s << ": " << shards[s].size() << " members, " << load << " s\n";
-    }
+    for (std::size_t s = 0; s < shards.size(); ++s)
+        std::cout << "shard    " << s << ": " << shards[s].size() << " members, " << load[s] << " s\n";
 }
 
 struct PlanOptions : RunChoice {
