@@ -51,7 +51,7 @@ void run_chunks(benchmark::State& state, Invocation invocation) {
     const auto n = static_cast<double>(state.iterations());
     state.counters["adapter_ms"] = 1e3 * adapter_seconds / n;
     state.counters["harness_ms"] = 1e3 * (run_seconds - adapter_seconds) / n;
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * kChunk * 4);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * invocation.inputs[0].bytes.size()));
 }
 
 void BM_GuardedUnaryExp(benchmark::State& state) {
@@ -65,6 +65,19 @@ void BM_GuardedCastF32F16(benchmark::State& state) {
     run_chunks(state, std::move(cast));
 }
 BENCHMARK(BM_GuardedCastF32F16)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// The fixed cost of one guarded run: a 3-tensor call whose data is tiny
+// (an elementwise add of 64 f32), so the time is the protocol's trips
+// through the worker and the harness's bookkeeping, not the kernel.
+void BM_GuardedTinyAdd(benchmark::State& state) {
+    Invocation add{"elementwise", "add", 0, {}, {sweep_chunk(0x3f0), sweep_chunk(0x3f1)}, {{KCS_DTYPE_F32, {64}}}};
+    for (auto& input : add.inputs) {
+        input.shape = {64};
+        input.bytes.resize(64 * 4);
+    }
+    run_chunks(state, std::move(add));
+}
+BENCHMARK(BM_GuardedTinyAdd)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(2);
 
 void BM_Memcpy32MiB(benchmark::State& state) {
     std::vector<std::byte> from(kChunk * 4, std::byte{0x5a}), to(kChunk * 4);

@@ -395,20 +395,6 @@ void prepare_image(host::IsolatedAdapter& adapter, SlotState& slot, const Tensor
     if (spec.input) std::memcpy(tensor.data(), spec.input->bytes.data(), tensor.size());
 }
 
-std::optional<host::CallResult> write_image(host::IsolatedAdapter& adapter, const SlotState& slot,
-                                            const TensorSpec& spec, std::chrono::nanoseconds& time) {
-    auto written = timed(time, [&] { return adapter.write(slot.buffer, 0, slot.written_image()); });
-    if (!written.ok()) return in_context(written, "write " + spec.name);
-    return std::nullopt;
-}
-
-std::optional<host::CallResult> read_back(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec,
-                                          std::chrono::nanoseconds& time) {
-    auto read = timed(time, [&] { return adapter.read(slot.buffer, 0, slot.read_back_image()); });
-    if (!read.ok()) return in_context(read, "read back " + spec.name);
-    return std::nullopt;
-}
-
 guarded::TensorImages images_of(const SlotState& slot, const TensorSpec& spec, std::size_t position) {
     return {spec.name, spec.is_input, spec.dtype, position, slot.layout, slot.written_image(),
             slot.read_back_image()};
@@ -443,36 +429,43 @@ GuardedRun failed_at(GuardedRun run, GuardedStep step, host::CallResult call) {
 }
 
 // Writes every image (inputs, poisoned outputs, canaries), runs the
-// operator and reads every buffer back. False when a call failed (`out`
-// says which) or the worker or device was lost with the buffers.
+// operator and reads every buffer back, in one trip through the worker
+// (the images lie in shared regions). False when a call failed (`out` says
+// which) or the worker or device was lost with the buffers.
 template <class Slots>
 bool exchange(host::IsolatedAdapter& adapter, Slots& slots, std::uint64_t seed, const std::vector<TensorSpec>& tensors,
               const Invocation& invocation, PoisonPattern poison, GuardedRun& out) {
-    auto& time = out.adapter_time;
     // Fresh canaries, inputs and poison in every run, reused buffer or not.
+    std::vector<host::TripWrite> writes;
+    std::vector<host::TripRead> reads;
+    std::vector<host::BufferHandle> buffers;
     for (std::size_t p = 0; p < tensors.size(); ++p) {
         prepare_image(adapter, slots[p], tensors[p], p, seed, poison);
-        if (auto failed = write_image(adapter, slots[p], tensors[p], time)) {
-            out = failed_at(std::move(out), GuardedStep::write, std::move(*failed));
-            return false;
-        }
+        writes.push_back({slots[p].buffer, 0, slots[p].written_image()});
+        reads.push_back({slots[p].buffer, 0, slots[p].read_back_image()});
+        buffers.push_back(slots[p].buffer);
     }
-    std::vector<host::BufferHandle> buffers;
-    for (const SlotState& slot : slots) buffers.push_back(slot.buffer);
     const host::Operation op = operation_of(invocation, tensors, buffers);
+    const host::TripResult trip = timed(out.adapter_time, [&] { return adapter.write_run_read(writes, op, reads); });
+    using Stage = host::TripResult::Stage;
+    if (trip.stopped && trip.stopped->stage == Stage::write) {
+        const auto& name = tensors[trip.stopped->index].name;
+        out = failed_at(std::move(out), GuardedStep::write, in_context(trip.stopped->result, "write " + name));
+        return false;
+    }
     out.step = GuardedStep::run;
-    out.call = timed(time, [&] { return adapter.run(op); });
+    out.call = trip.run;
+    if (trip.stopped && trip.stopped->stage == Stage::read) {
+        const auto& name = tensors[trip.stopped->index].name;
+        out = failed_at(std::move(out), GuardedStep::read_back, in_context(trip.stopped->result, "read back " + name));
+        return false;
+    }
     // A lost worker (or KCS_DEVICE_LOST, after which the worker is closed)
     // took the buffers with it: nothing is left to read or to judge.
     if (std::ranges::any_of(slots, [&](const SlotState& slot) { return !is_live(slot, adapter); })) {
         for (SlotState& slot : slots) slot.buffer = {};
         return false;
     }
-    for (std::size_t p = 0; p < tensors.size(); ++p)
-        if (auto failed = read_back(adapter, slots[p], tensors[p], time)) {
-            out = failed_at(std::move(out), GuardedStep::read_back, std::move(*failed));
-            return false;
-        }
     return true;
 }
 

@@ -34,6 +34,8 @@ bool peer_gone(int error) { return error == EPIPE || error == ECONNRESET; }
 
 }  // namespace
 
+IoResult wait_readable(int fd, Deadline deadline) { return wait_ready(fd, POLLIN, deadline); }
+
 IoResult send_all(int fd, std::span<const std::byte> data, Deadline deadline) {
     while (!data.empty()) {
         // MSG_NOSIGNAL: a dead worker must not take the harness down with SIGPIPE.

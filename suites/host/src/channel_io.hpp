@@ -23,6 +23,10 @@ enum class IoResult {
 // Sends all of `data`. Never raises SIGPIPE.
 IoResult send_all(int fd, std::span<const std::byte> data, Deadline deadline);
 
+// Waits until a receive would find bytes (or the other end gone), or the
+// deadline passes; receives nothing.
+IoResult wait_readable(int fd, Deadline deadline);
+
 // Receives exactly data.size() bytes.
 IoResult receive_exact(int fd, std::span<std::byte> data, Deadline deadline);
 

@@ -40,6 +40,7 @@ std::string_view to_string(RequestType type) {
         case RequestType::unmap_region: return "unmap_region";
         case RequestType::write_region: return "write_region";
         case RequestType::read_region: return "read_region";
+        case RequestType::sequence: return "sequence";
     }
     return "unknown request";
 }
@@ -71,7 +72,7 @@ RequestHeader decode_request_header(std::span<const std::byte, request_header_si
                             hex(request_magic));
     RequestHeader h;
     const auto type = r.u32();
-    if (type < static_cast<std::uint32_t>(RequestType::open) || type > static_cast<std::uint32_t>(RequestType::read_region))
+    if (type < static_cast<std::uint32_t>(RequestType::open) || type > static_cast<std::uint32_t>(RequestType::sequence))
         throw ProtocolError("unknown request type " + std::to_string(type));
     h.type = static_cast<RequestType>(type);
     h.call_id = r.u64();

@@ -14,7 +14,8 @@ namespace kcs::host {
 
 inline constexpr std::uint32_t request_magic = 0x5153434bu;  // "KCSQ" in the byte stream
 inline constexpr std::uint32_t reply_magic = 0x5253434bu;    // "KCSR"
-inline constexpr std::uint32_t protocol_version = 3;  // 2: shared regions; 3: the hello names the ABI version
+// 2: shared regions; 3: the hello names the ABI version; 4: sequence
+inline constexpr std::uint32_t protocol_version = 4;
 inline constexpr int worker_channel_fd = 3;  // where kcs-worker finds its end of the channel
 
 // The cap on a reply's message; the worker truncates longer ones.
@@ -35,6 +36,8 @@ enum class RequestType : std::uint32_t {
     unmap_region = 11,
     write_region = 12,  // write from a region: no data in the frame
     read_region = 13,   // read into a region: no data in the reply
+    // Several transfers and runs in one request and one reply (PROTOCOL.md, "Sequences").
+    sequence = 14,
 };
 
 std::string_view to_string(RequestType type);

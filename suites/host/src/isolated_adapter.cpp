@@ -1,5 +1,6 @@
 #include "kcs/host/isolated_adapter.hpp"
 
+#include <atomic>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
@@ -37,6 +38,15 @@ std::string describe_op(std::string_view call, const Operation& op) {
     return text + ")";
 }
 
+// A word of a sequence's progress area, which the worker stores to while
+// the harness reads it: an aligned 8-byte load, then an acquire fence
+// (GCC 12 misreads __atomic_load on memory it did not see allocated).
+std::uint64_t load_progress(const std::uint64_t& word) {
+    const std::uint64_t value = *static_cast<const volatile std::uint64_t*>(&word);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return value;
+}
+
 void collect_buffers(const std::vector<Tensor>& tensors, std::vector<BufferHandle>& out) {
     for (const auto& t : tensors) out.push_back(t.buffer);
 }
@@ -49,8 +59,24 @@ struct IsolatedAdapter::Request {
     PayloadWriter fields;
     std::span<const std::byte> bulk;  // write: the data, sent after the fields
     std::span<std::byte> read_into;   // read: where the data lands
-    std::uint64_t region = 0;         // write_region, read_region: the region to map first, if needed
+    std::vector<std::uint64_t> regions{};  // write_region, read_region, sequence: the regions to map first, if needed
     int pass_fd = -1;                 // map_region: the memfd, sent with the header
+    // sequence: each step's name, and where the worker says which step runs
+    // since when (u64 step from 1, u64 CLOCK_MONOTONIC ns)
+    std::vector<std::string> steps{};
+    std::uint64_t* progress = nullptr;
+
+    // The step of a sequence running now (0: none yet), or 0.
+    std::size_t step_running() const {
+        return progress ? load_progress(progress[0]) : 0;
+    }
+    // What a loss or hang happened during: the sequence's step, or the call.
+    std::string during() const {
+        const std::size_t step = step_running();
+        if (steps.empty()) return what;
+        return steps[std::min(std::max<std::size_t>(step, 1), steps.size()) - 1] + " (step " +
+               std::to_string(std::max<std::size_t>(step, 1)) + " of " + what + ")";
+    }
 };
 
 struct IsolatedAdapter::Reply {
@@ -236,20 +262,21 @@ CallResult IsolatedAdapter::sync_regions(const Request& request) {
         if (auto r = exchange(unmap, Clock::now() + options_.call_timeout, options_.call_timeout, reply); !r.ok())
             return in_context(std::move(r), unmap.what);
     }
-    if (request.region == 0) return {};
-    SharedRegion* region = regions_->by_id(request.region);
-    if (!region) throw std::logic_error("a transfer names shared region " + std::to_string(request.region) +
-                                        ", which is not alive");
-    if (region->mapped_generation == generation_) return {};
-    Request map{RequestType::map_region, "map region " + std::to_string(region->id), {}, {}, {}};
-    map.fields.u64(region->id);
-    map.fields.u64(region->mapped);
-    map.fields.u8(region->access == WorkerAccess::read_write ? 1 : 0);
-    map.pass_fd = region->memfd.get();
-    Reply reply;
-    if (auto r = exchange(map, Clock::now() + options_.call_timeout, options_.call_timeout, reply); !r.ok())
-        return in_context(std::move(r), map.what);
-    region->mapped_generation = generation_;
+    for (const std::uint64_t id : request.regions) {
+        SharedRegion* region = regions_->by_id(id);
+        if (!region)
+            throw std::logic_error("a transfer names shared region " + std::to_string(id) + ", which is not alive");
+        if (region->mapped_generation == generation_) continue;
+        Request map{RequestType::map_region, "map region " + std::to_string(region->id), {}, {}, {}};
+        map.fields.u64(region->id);
+        map.fields.u64(region->mapped);
+        map.fields.u8(region->access == WorkerAccess::read_write ? 1 : 0);
+        map.pass_fd = region->memfd.get();
+        Reply reply;
+        if (auto r = exchange(map, Clock::now() + options_.call_timeout, options_.call_timeout, reply); !r.ok())
+            return in_context(std::move(r), map.what);
+        region->mapped_generation = generation_;
+    }
     return {};
 }
 
@@ -271,30 +298,45 @@ CallResult IsolatedAdapter::exchange(const Request& request, Deadline deadline, 
         if (sent == IoResult::timed_out) return worker_timed_out(request.what, budget);
         if (sent != IoResult::ok) return worker_died(request.what);
     }
+    if (request.progress) {
+        // A sequence: each step gets the budget of a call, from its own start.
+        for (;;) {
+            const auto io = wait_readable(worker_->channel(), deadline);
+            if (io != IoResult::timed_out) break;  // a reply, or a loss that receive_reply reports
+            const std::size_t step = request.step_running();
+            const std::uint64_t started = load_progress(request.progress[1]);
+            const Deadline step_deadline = Deadline(std::chrono::nanoseconds(started)) + budget;
+            if (step == 0 || step_deadline <= Clock::now()) return worker_timed_out(request.during(), budget);
+            deadline = step_deadline;
+        }
+        deadline = Clock::now() + budget;
+    }
     if (auto r = receive_reply(call_id, request, deadline, budget, reply); !r.ok()) return r;
+    return answer_of(static_cast<std::uint32_t>(reply.header.origin), reply.header.status, reply.message, request.what);
+}
 
-    const auto& h = reply.header;
-    switch (h.origin) {
+CallResult IsolatedAdapter::answer_of(std::uint32_t origin, kcs_status status, const std::string& message,
+                                      const std::string& what) {
+    switch (static_cast<ReplyOrigin>(origin)) {
         case ReplyOrigin::adapter:
-            if (h.status == KCS_OK) return {};
-            if (is_known_status(h.status)) return {CallOutcome::adapter_status, h.status, reply.message, {}};
-            return {CallOutcome::invalid_status, h.status,
-                    request.what + " returned " + std::to_string(h.status) + ", which is not a kcs_status" +
-                        (reply.message.empty() ? "" : " (last_error: " + reply.message + ")"),
+            if (status == KCS_OK) return {};
+            if (is_known_status(status)) return {CallOutcome::adapter_status, status, message, {}};
+            return {CallOutcome::invalid_status, status,
+                    what + " returned " + std::to_string(status) + ", which is not a kcs_status" +
+                        (message.empty() ? "" : " (last_error: " + message + ")"),
                     {}};
-        case ReplyOrigin::abi_violation: return {CallOutcome::invalid_status, h.status, reply.message, {}};
-        case ReplyOrigin::bad_request:
-            return worker_garbled(request.what, "kcs-worker rejected the request: " + reply.message);
+        case ReplyOrigin::abi_violation: return {CallOutcome::invalid_status, status, message, {}};
+        case ReplyOrigin::bad_request: return worker_garbled(what, "kcs-worker rejected the request: " + message);
         case ReplyOrigin::load_error: break;
     }
-    return worker_garbled(request.what, "a load error outside the hello frame");
+    return worker_garbled(what, "a load error outside the hello frame");
 }
 
 CallResult IsolatedAdapter::receive_reply(std::uint64_t call_id, const Request& request, Deadline deadline,
                                           milliseconds budget, Reply& reply) {
     const int channel = worker_->channel();
     const auto failed = [&](IoResult io) {
-        return io == IoResult::timed_out ? worker_timed_out(request.what, budget) : worker_died(request.what);
+        return io == IoResult::timed_out ? worker_timed_out(request.during(), budget) : worker_died(request.during());
     };
     std::array<std::byte, reply_header_size> head;
     if (const auto io = receive_exact(channel, head, deadline); io != IoResult::ok) return failed(io);
@@ -426,7 +468,7 @@ CallResult IsolatedAdapter::transfer_in_region(bool is_write, BufferHandle buffe
     request.fields.u64(region);
     request.fields.u64(region_offset);
     request.fields.u64(size);
-    request.region = region;
+    request.regions = {region};
     Reply reply;
     auto r = call(request, std::span(&buffer, 1), reply);
     if (r.ok()) ++shared_transfers_;
@@ -462,6 +504,129 @@ CallResult IsolatedAdapter::run(const Operation& op) {
     collect_buffers(op.outputs, buffers);
     Reply reply;
     return call(request, buffers, reply);
+}
+
+// ---- a guarded run's calls in one trip ---------------------------------------
+
+TripResult IsolatedAdapter::trip_call_by_call(std::span<const TripWrite> writes, const Operation& op,
+                                              std::span<const TripRead> reads) {
+    TripResult out;
+    for (std::size_t i = 0; i < writes.size(); ++i)
+        if (auto r = write(writes[i].buffer, writes[i].offset, writes[i].bytes); !r.ok()) {
+            out.stopped = TripResult::Stop{TripResult::Stage::write, i, std::move(r)};
+            return out;
+        }
+    out.run = run(op);
+    if (out.run.worker_lost()) out.stopped = TripResult::Stop{TripResult::Stage::run, 0, out.run};
+    if (out.run.worker_lost() || out.run.status == KCS_DEVICE_LOST) return out;
+    for (std::size_t i = 0; i < reads.size(); ++i)
+        if (auto r = read(reads[i].buffer, reads[i].offset, reads[i].bytes); !r.ok()) {
+            out.stopped = TripResult::Stop{TripResult::Stage::read, i, std::move(r)};
+            return out;
+        }
+    return out;
+}
+
+TripResult IsolatedAdapter::write_run_read(std::span<const TripWrite> writes, const Operation& op,
+                                           std::span<const TripRead> reads) {
+    // Where each transfer lies; one outside a region sends the trip call by call.
+    std::vector<RegionSpan> at;
+    for (const TripWrite& w : writes) {
+        const auto found = regions_->find(w.bytes.data(), w.bytes.size(), false);
+        if (!found) return trip_call_by_call(writes, op, reads);
+        at.push_back(*found);
+    }
+    for (const TripRead& r : reads) {
+        const auto found = regions_->find(r.bytes.data(), r.bytes.size(), true);
+        if (!found) return trip_call_by_call(writes, op, reads);
+        at.push_back(*found);
+    }
+    if (progress_.size() == 0) progress_ = shared(16);
+
+    Request request{RequestType::sequence, describe_op("sequence", op), {}, {}, {}};
+    request.fields.u64(progress_.id());
+    request.fields.u64(0);
+    request.fields.u32(static_cast<std::uint32_t>(writes.size() + 1 + reads.size()));
+    std::vector<BufferHandle> buffers;
+    const auto add_step = [&](RequestType type, bool go_on, const PayloadWriter& step, std::string what) {
+        request.fields.u32(static_cast<std::uint32_t>(type));
+        request.fields.u8(go_on ? 1 : 0);
+        request.fields.u64(step.bytes().size());
+        request.fields.raw(step.bytes());
+        request.steps.push_back(std::move(what));
+    };
+    const auto add_transfer = [&](bool is_write, BufferHandle buffer, std::uint64_t offset, std::uint64_t size,
+                                  const RegionSpan& span) {
+        PayloadWriter step;
+        for (const std::uint64_t v : {buffer.id, offset, span.region->id, span.offset, size}) step.u64(v);
+        add_step(is_write ? RequestType::write_region : RequestType::read_region, false, step,
+                 std::string(is_write ? "write(" : "read(") + std::to_string(size) + " bytes " +
+                     (is_write ? "from" : "into") + " shared region " + std::to_string(span.region->id) + ")");
+        buffers.push_back(buffer);
+        request.regions.push_back(span.region->id);
+    };
+    for (std::size_t i = 0; i < writes.size(); ++i)
+        add_transfer(true, writes[i].buffer, writes[i].offset, writes[i].bytes.size(), at[i]);
+    PayloadWriter run_step;
+    encode_operation(op, run_step);
+    add_step(RequestType::run, true, run_step, describe_op("run", op));  // the reads follow a failed run
+    collect_buffers(op.inputs, buffers);
+    collect_buffers(op.outputs, buffers);
+    for (std::size_t i = 0; i < reads.size(); ++i)
+        add_transfer(false, reads[i].buffer, reads[i].offset, reads[i].bytes.size(), at[writes.size() + i]);
+    request.regions.push_back(progress_.id());
+    request.progress = reinterpret_cast<std::uint64_t*>(progress_.data());
+    *static_cast<volatile std::uint64_t*>(&request.progress[0]) = 0;
+
+    // Where step k (from 1) belongs.
+    TripResult out;
+    const auto stop_at = [&](std::size_t step, CallResult r) {
+        const std::size_t k = std::min(std::max<std::size_t>(step, 1), request.steps.size()) - 1;
+        if (k < writes.size()) out.stopped = TripResult::Stop{TripResult::Stage::write, k, std::move(r)};
+        else if (k == writes.size()) out.stopped = TripResult::Stop{TripResult::Stage::run, 0, out.run = std::move(r)};
+        else out.stopped = TripResult::Stop{TripResult::Stage::read, k - writes.size() - 1, std::move(r)};
+    };
+    Reply reply;
+    auto r = call(request, buffers, reply);
+    if (!r.ok()) {
+        // Lost in a step (the progress names it), or refused before the first.
+        stop_at(request.step_running(), std::move(r));
+        return out;
+    }
+    ++sequences_;
+    try {
+        PayloadReader in(reply.payload);
+        const std::uint32_t answered = in.u32();
+        if (answered == 0 || answered > request.steps.size())
+            throw ProtocolError(std::to_string(answered) + " steps answered of " + std::to_string(request.steps.size()));
+        for (std::uint32_t k = 0; k < answered; ++k) {
+            const auto origin = in.u32();
+            const auto status = in.i32();
+            auto result = answer_of(origin, status, in.string(), request.steps[k]);
+            if (result.worker_lost()) {
+                stop_at(k + 1, std::move(result));
+                return out;
+            }
+            if (k == writes.size()) {
+                out.run = std::move(result);
+                if (out.run.status == KCS_DEVICE_LOST) {
+                    end_worker();  // after KCS_DEVICE_LOST the ABI allows nothing but close
+                    return out;
+                }
+                continue;
+            }
+            if (!result.ok()) {
+                stop_at(k + 1, std::move(result));
+                return out;
+            }
+            ++shared_transfers_;
+        }
+        in.expect_end();
+        if (answered < request.steps.size()) throw ProtocolError("the sequence ended at a step that succeeded");
+    } catch (const ProtocolError& e) {
+        stop_at(request.steps.size(), worker_garbled(request.what, e.what()));
+    }
+    return out;
 }
 
 }  // namespace kcs::host

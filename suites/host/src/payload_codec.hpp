@@ -28,6 +28,7 @@ public:
     void i64(std::int64_t v) { put(static_cast<std::uint64_t>(v), 8); }
     void f64(double v);
     void string(std::string_view s);
+    void raw(std::span<const std::byte> bytes) { bytes_.insert(bytes_.end(), bytes.begin(), bytes.end()); }
 
     std::span<const std::byte> bytes() const noexcept { return bytes_; }
 

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #include <array>
+#include <atomic>
+#include <ctime>
 #include <map>
 #include <memory>
 #include <new>
@@ -156,6 +158,7 @@ public:
                 in.expect_end();
                 return status_answer(api_.run(adapter_, &op.op()));
             }
+            case RequestType::sequence: return sequence(in);
             case RequestType::close:
                 api_.close(std::exchange(adapter_, nullptr));
                 return {};
@@ -287,14 +290,62 @@ private:
         return {};
     }
 
+    // sequence (PROTOCOL.md, "Sequences"): u64 progress region, u64 progress
+    // offset, u32 count, then per step u32 type, u8 go_on, u64 size and the
+    // step's request payload. Steps run in order; the first that fails ends
+    // the sequence unless it asked to go on (a run whose transfers the
+    // harness still wants), and KCS_DEVICE_LOST always ends it (the ABI
+    // allows nothing after it but close). Before each step its index (from
+    // 1) and CLOCK_MONOTONIC start go to the progress area, so the harness
+    // can time each step as a call of its own and name the step a crash or
+    // hang happened in. The reply's fields: u32 answered, then per answered
+    // step u32 origin, i32 status, string message.
+    Answer sequence(PayloadReader& in) {
+        const auto progress = region_bytes(in, true, 16);
+        if (reinterpret_cast<std::uintptr_t>(progress.data()) % 8 != 0)
+            throw ProtocolError("the progress area of a sequence is not 8-byte aligned");
+        auto* words = reinterpret_cast<std::uint64_t*>(progress.data());
+        const auto count = in.u32();
+        Answer a;
+        std::vector<Answer> answers;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const auto type = static_cast<RequestType>(in.u32());
+            const bool go_on = in.u8() != 0;
+            PayloadReader step(in.take(in.u64()));
+            if (type != RequestType::write_region && type != RequestType::read_region && type != RequestType::run)
+                throw ProtocolError("a sequence holds write_region, read_region and run steps, not " +
+                                    std::string(to_string(type)));
+            timespec now{};
+            ::clock_gettime(CLOCK_MONOTONIC, &now);
+            std::atomic_ref<std::uint64_t>(words[1]).store(
+                static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(now.tv_nsec),
+                std::memory_order_release);
+            std::atomic_ref<std::uint64_t>(words[0]).store(i + 1, std::memory_order_release);
+            answers.push_back(handle(type, step, {}));
+            const Answer& last = answers.back();
+            if (last.origin != ReplyOrigin::adapter) return std::move(answers.back());  // a bad step: the whole request
+            if (last.status == KCS_DEVICE_LOST || (last.status != KCS_OK && !go_on)) break;
+        }
+        if (answers.size() == count) in.expect_end();
+        a.fields.u32(static_cast<std::uint32_t>(answers.size()));
+        for (const Answer& answer : answers) {
+            a.fields.u32(static_cast<std::uint32_t>(answer.origin));
+            a.fields.i32(answer.status);
+            a.fields.string(std::string_view(answer.message).substr(0, max_message_size));
+        }
+        return a;
+    }
+
     // The fields u64 region, u64 region offset, u64 size of write_region
     // and read_region, as the bytes they name; throws ProtocolError (a
     // bad_request) for a region that is not mapped, a range outside it, or a
     // read into a region mapped read-only.
-    std::span<std::byte> region_bytes(PayloadReader& in, bool worker_writes) {
+    // `size`: given by the request's kind rather than read from it.
+    std::span<std::byte> region_bytes(PayloadReader& in, bool worker_writes,
+                                      std::optional<std::uint64_t> fixed_size = std::nullopt) {
         const auto id = in.u64();
         const auto offset = in.u64();
-        const auto size = in.u64();
+        const auto size = fixed_size ? *fixed_size : in.u64();
         const auto it = regions_.find(id);
         if (it == regions_.end()) throw ProtocolError("region " + std::to_string(id) + " is not mapped");
         const MappedRegion& region = it->second;

@@ -195,5 +195,46 @@ TEST(ProtocolErrors, TheWorkerRefusesRegionRequestsThatDoNotFit) {
                    "region 1 is not mapped");
 }
 
+// A sequence's progress area must be 16 writable, aligned bytes of a
+// mapped region, and its steps transfers and runs only.
+TEST(ProtocolErrors, TheWorkerRefusesSequencesThatDoNotFit) {
+    RawWorker worker;
+    PayloadWriter alloc;
+    alloc.u64(4096);
+    ASSERT_EQ(worker.request(RequestType::alloc, alloc).status, KCS_OK);
+    const auto writable = region_memfd(4096), read_only = region_memfd(4096);
+    ASSERT_EQ(worker.request(RequestType::map_region, map_fields(1, 4096, true), writable.get()).origin,
+              ReplyOrigin::adapter);
+    ASSERT_EQ(worker.request(RequestType::map_region, map_fields(2, 4096, false), read_only.get()).origin,
+              ReplyOrigin::adapter);
+    const auto sequence = [](std::uint64_t region, std::uint64_t offset, RequestType step_type) {
+        PayloadWriter w;
+        w.u64(region);
+        w.u64(offset);
+        w.u32(1);
+        const PayloadWriter step = transfer_fields(1, 1, 64, 16);
+        w.u32(static_cast<std::uint32_t>(step_type));
+        w.u8(0);
+        w.u64(step.bytes().size());
+        w.raw(step.bytes());
+        return w;
+    };
+    const auto good = worker.request(RequestType::sequence, sequence(1, 0, RequestType::write_region));
+    EXPECT_EQ(good.origin, ReplyOrigin::adapter) << good.message;
+    EXPECT_EQ(good.status, KCS_OK);
+    expect_refused(worker.request(RequestType::sequence, sequence(3, 0, RequestType::write_region)),
+                   "region 3 is not mapped");
+    expect_refused(worker.request(RequestType::sequence, sequence(2, 0, RequestType::write_region)),
+                   "which is mapped read-only");
+    expect_refused(worker.request(RequestType::sequence, sequence(1, 4088, RequestType::write_region)),
+                   "16 bytes at offset 4088 of region 1 pass its end");
+    expect_refused(worker.request(RequestType::sequence, sequence(1, 4, RequestType::write_region)),
+                   "not 8-byte aligned");
+    expect_refused(worker.request(RequestType::sequence, sequence(1, 0, RequestType::alloc)),
+                   "write_region, read_region and run steps, not alloc");
+    expect_refused(worker.request(RequestType::sequence, sequence(1, 0, RequestType::sequence)),
+                   "not sequence");
+}
+
 }  // namespace
 }  // namespace kcs::host

@@ -57,6 +57,31 @@ std::filesystem::path find_worker_executable(const std::filesystem::path& adapte
 
 class WorkerProcess;
 
+// A transfer of one trip (IsolatedAdapter::write_run_read).
+struct TripWrite {
+    BufferHandle buffer;
+    std::uint64_t offset = 0;
+    std::span<const std::byte> bytes;
+};
+struct TripRead {
+    BufferHandle buffer;
+    std::uint64_t offset = 0;
+    std::span<std::byte> bytes;
+};
+
+// How a trip went: the run's answer, and where the trip ended early if it
+// did (a transfer that failed, or the call in which the worker was lost).
+struct TripResult {
+    enum class Stage { write, run, read };
+    struct Stop {
+        Stage stage = Stage::run;
+        std::size_t index = 0;  // which write or read
+        CallResult result;
+    };
+    CallResult run;             // default (ok) when the trip ended before the run
+    std::optional<Stop> stopped;
+};
+
 class IsolatedAdapter {
 public:
     // Starts a worker for the adapter at `adapter` (see resolve_adapter for
@@ -96,6 +121,19 @@ public:
     // Writes and reads that went through a shared region, since construction.
     std::uint64_t shared_transfers() const noexcept { return shared_transfers_; }
     CallResult run(const Operation& op);
+
+    // The writes, the run and the reads of one guarded run, as the calls
+    // write()... run() read()... would make them: a failed write ends the
+    // trip; the reads follow whatever the run answered, unless it lost the
+    // device; a failed read ends the trip. When every span lies in a shared
+    // region (read spans in read_write ones) the calls travel as one
+    // request and one reply (PROTOCOL.md, "Sequences"), each still timed
+    // against call_timeout on its own and a crash or hang still named by
+    // the call it happened in; otherwise they are made one by one.
+    TripResult write_run_read(std::span<const TripWrite> writes, const Operation& op, std::span<const TripRead> reads);
+    // Trips that travelled as one request, since construction.
+    std::uint64_t sequences() const noexcept { return sequences_; }
+
     // Closes the adapter and lets the worker exit. A later call starts a
     // fresh worker (a new generation).
     CallResult close();
@@ -124,6 +162,10 @@ private:
     void end_worker();
     std::optional<CallResult> stale(std::span<const BufferHandle> buffers) const;
     CallResult sync_regions(const Request& request);
+    TripResult trip_call_by_call(std::span<const TripWrite> writes, const Operation& op,
+                                 std::span<const TripRead> reads);
+    // A reply's origin and status as the call's result (a bad request kills the worker).
+    CallResult answer_of(std::uint32_t origin, kcs_status status, const std::string& message, const std::string& what);
     CallResult transfer_in_region(bool is_write, BufferHandle buffer, std::uint64_t offset, std::uint64_t size,
                                   std::uint64_t region, std::uint64_t region_offset);
 
@@ -138,6 +180,8 @@ private:
     std::uint64_t memory_restarts_ = 0;
     std::shared_ptr<SharedRegionTable> regions_;
     std::uint64_t shared_transfers_ = 0;
+    std::uint64_t sequences_ = 0;
+    SharedBytes progress_;  // where the worker says which step of a sequence runs since when
     std::unique_ptr<IsolatedAdapter> companion_;
 };
 
