@@ -1,5 +1,7 @@
 #include "kcs/host/isolated_adapter.hpp"
 
+#include <time.h>
+
 #include <atomic>
 #include <stdexcept>
 #include <system_error>
@@ -47,6 +49,12 @@ std::uint64_t load_progress(const std::uint64_t& word) {
     return value;
 }
 
+std::uint64_t monotonic_ns() {
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(now.tv_nsec);
+}
+
 void collect_buffers(const std::vector<Tensor>& tensors, std::vector<BufferHandle>& out) {
     for (const auto& t : tensors) out.push_back(t.buffer);
 }
@@ -65,17 +73,21 @@ struct IsolatedAdapter::Request {
     // since when (u64 step from 1, u64 CLOCK_MONOTONIC ns)
     std::vector<std::string> steps{};
     std::uint64_t* progress = nullptr;
+    // Set by the exchange: whether the request went out, and the step (from
+    // 1) a sequence was lost in, read once when the loss was decided.
+    mutable bool sent = false;
+    mutable std::size_t lost_in = 0;
 
     // The step of a sequence running now (0: none yet), or 0.
     std::size_t step_running() const {
         return progress ? load_progress(progress[0]) : 0;
     }
-    // What a loss or hang happened during: the sequence's step, or the call.
+    // What a loss or hang happened during: the call, or the sequence's step
+    // running now, which is recorded as lost_in.
     std::string during() const {
-        const std::size_t step = step_running();
         if (steps.empty()) return what;
-        return steps[std::min(std::max<std::size_t>(step, 1), steps.size()) - 1] + " (step " +
-               std::to_string(std::max<std::size_t>(step, 1)) + " of " + what + ")";
+        lost_in = std::min(std::max<std::size_t>(step_running(), 1), steps.size());
+        return steps[lost_in - 1] + " (step " + std::to_string(lost_in) + " of " + what + ")";
     }
 };
 
@@ -298,16 +310,22 @@ CallResult IsolatedAdapter::exchange(const Request& request, Deadline deadline, 
         if (sent == IoResult::timed_out) return worker_timed_out(request.what, budget);
         if (sent != IoResult::ok) return worker_died(request.what);
     }
+    request.sent = true;
     if (request.progress) {
-        // A sequence: each step gets the budget of a call, from its own start.
+        // A sequence: each step gets the budget of a call, from its own
+        // start, which the worker stores (CLOCK_MONOTONIC, read here with the
+        // same clock). A start in the future (the page scribbled on) counts
+        // as now, and no sequence waits longer than a budget per step.
+        const Deadline cap = Clock::now() + budget * static_cast<std::int64_t>(request.steps.size());
         for (;;) {
             const auto io = wait_readable(worker_->channel(), deadline);
             if (io != IoResult::timed_out) break;  // a reply, or a loss that receive_reply reports
             const std::size_t step = request.step_running();
-            const std::uint64_t started = load_progress(request.progress[1]);
-            const Deadline step_deadline = Deadline(std::chrono::nanoseconds(started)) + budget;
-            if (step == 0 || step_deadline <= Clock::now()) return worker_timed_out(request.during(), budget);
-            deadline = step_deadline;
+            const std::uint64_t now = monotonic_ns();
+            const std::uint64_t started = std::min(load_progress(request.progress[1]), now);
+            const auto left = budget - std::chrono::nanoseconds(now - started);
+            if (step == 0 || left <= left.zero() || Clock::now() >= cap) return worker_timed_out(request.during(), budget);
+            deadline = std::min(Clock::now() + left, cap);
         }
         deadline = Clock::now() + budget;
     }
@@ -542,6 +560,13 @@ TripResult IsolatedAdapter::write_run_read(std::span<const TripWrite> writes, co
         at.push_back(*found);
     }
     if (progress_.size() == 0) progress_ = shared(16);
+    {
+        // The progress area first: a worker that cannot map it gets the calls
+        // one by one (as does one that will not start: the first call reports that).
+        Request map_progress{RequestType::sequence, "sequence", {}, {}, {}};
+        map_progress.regions = {progress_.id()};
+        if (!worker_ || !sync_regions(map_progress).ok()) return trip_call_by_call(writes, op, reads);
+    }
 
     Request request{RequestType::sequence, describe_op("sequence", op), {}, {}, {}};
     request.fields.u64(progress_.id());
@@ -578,53 +603,54 @@ TripResult IsolatedAdapter::write_run_read(std::span<const TripWrite> writes, co
     request.progress = reinterpret_cast<std::uint64_t*>(progress_.data());
     *static_cast<volatile std::uint64_t*>(&request.progress[0]) = 0;
 
-    // Where step k (from 1) belongs.
+    // Where step k (from 1) belongs; the transfers before it completed.
     TripResult out;
     const auto stop_at = [&](std::size_t step, CallResult r) {
         const std::size_t k = std::min(std::max<std::size_t>(step, 1), request.steps.size()) - 1;
+        shared_transfers_ += k > writes.size() ? k - 1 : k;
         if (k < writes.size()) out.stopped = TripResult::Stop{TripResult::Stage::write, k, std::move(r)};
         else if (k == writes.size()) out.stopped = TripResult::Stop{TripResult::Stage::run, 0, out.run = std::move(r)};
         else out.stopped = TripResult::Stop{TripResult::Stage::read, k - writes.size() - 1, std::move(r)};
     };
     Reply reply;
     auto r = call(request, buffers, reply);
+    // Refused before it went out (a stale handle, a region that would not
+    // map): the calls one by one meet the same refusal at the call it concerns.
+    if (!r.ok() && !request.sent && !r.worker_lost()) return trip_call_by_call(writes, op, reads);
     if (!r.ok()) {
-        // Lost in a step (the progress names it), or refused before the first.
-        stop_at(request.step_running(), std::move(r));
+        stop_at(request.lost_in ? request.lost_in : request.step_running(), std::move(r));
         return out;
     }
-    ++sequences_;
+    std::uint32_t k = 0;
     try {
         PayloadReader in(reply.payload);
         const std::uint32_t answered = in.u32();
         if (answered == 0 || answered > request.steps.size())
             throw ProtocolError(std::to_string(answered) + " steps answered of " + std::to_string(request.steps.size()));
-        for (std::uint32_t k = 0; k < answered; ++k) {
+        for (; k < answered; ++k) {
             const auto origin = in.u32();
             const auto status = in.i32();
             auto result = answer_of(origin, status, in.string(), request.steps[k]);
-            if (result.worker_lost()) {
-                stop_at(k + 1, std::move(result));
-                return out;
-            }
-            if (k == writes.size()) {
+            // After KCS_DEVICE_LOST, in any call, the ABI allows nothing but close.
+            if (result.outcome == CallOutcome::adapter_status && result.status == KCS_DEVICE_LOST) end_worker();
+            if (k == writes.size() && !result.worker_lost()) {
                 out.run = std::move(result);
-                if (out.run.status == KCS_DEVICE_LOST) {
-                    end_worker();  // after KCS_DEVICE_LOST the ABI allows nothing but close
-                    return out;
-                }
+                if (out.run.status == KCS_DEVICE_LOST) return out;
                 continue;
             }
             if (!result.ok()) {
                 stop_at(k + 1, std::move(result));
                 return out;
             }
-            ++shared_transfers_;
         }
         in.expect_end();
-        if (answered < request.steps.size()) throw ProtocolError("the sequence ended at a step that succeeded");
+        if (answered < request.steps.size())
+            throw ProtocolError("the worker ended the sequence after step " + std::to_string(answered) +
+                                ", which it answered without a failure that ends it");
+        ++sequences_;
+        shared_transfers_ += request.steps.size() - 1;
     } catch (const ProtocolError& e) {
-        stop_at(request.steps.size(), worker_garbled(request.what, e.what()));
+        stop_at(k + 1, worker_garbled(request.what, e.what()));
     }
     return out;
 }

@@ -3,8 +3,10 @@
 // and the per-call timeouts the same calls made one by one would give.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 #include "test_support.hpp"
@@ -97,26 +99,36 @@ TEST(Trip, AFailedWriteEndsTheTripAtThatWrite) {
     EXPECT_EQ(r.stopped->index, 1u);
     EXPECT_EQ(r.stopped->result.status, KCS_INVALID_ARGUMENT);
     EXPECT_NE(r.stopped->result.message.find("outside buffer"), std::string::npos) << r.stopped->result.message;
-    EXPECT_TRUE(r.run.ok());  // never ran
+    EXPECT_TRUE(r.run.ok());  // never ran: the output buffer still holds the fixture's zeros
+    std::vector<std::byte> output(kBytes, std::byte{0x5a});
+    ASSERT_TRUE(adapter.read(trip.buffers[2], 0, output).ok());
+    EXPECT_TRUE(std::all_of(output.begin(), output.end(), [](std::byte b) { return b == std::byte{0}; }));
 }
 
-// A crash costs the call it happened in, named as that call.
+// A crash costs the call it happened in, named as that call and as the
+// sequence's step (so the sequence carried it).
 TEST(Trip, ACrashIsTheCallItHappenedIn) {
-    for (const auto& [where, stage] : {std::pair{"write", Stage::write}, {"read", Stage::read}}) {
+    for (const auto& [where, stage, step] :
+         {std::tuple{"write", Stage::write, 1}, {"run", Stage::run, 3}, {"read", Stage::read, 4}}) {
         IsolatedAdapter adapter(fixture("fixture"), fixture_options({"fault=segv", std::string("fault_in=") + where}));
         AddTrip trip(adapter);
+        if (stage == Stage::run) trip.op = testing::faulty_op(trip.buffers[0], trip.buffers[2], kElements);
         const TripResult r = adapter.write_run_read(trip.writes, trip.op, trip.reads);
         ASSERT_TRUE(r.stopped) << where;
         EXPECT_EQ(r.stopped->stage, stage) << where;
         EXPECT_EQ(r.stopped->index, 0u) << where;
         EXPECT_EQ(r.stopped->result.outcome, CallOutcome::crash) << r.stopped->result.describe();
-        EXPECT_NE(r.stopped->result.message.find(std::string("during ") + where + "("), std::string::npos)
-            << r.stopped->result.message;
+        const auto& message = r.stopped->result.message;
+        EXPECT_NE(message.find(std::string("during ") + where + "("), std::string::npos) << message;
+        EXPECT_NE(message.find("(step " + std::to_string(step) + " of sequence("), std::string::npos) << message;
+        if (stage == Stage::run) {
+            EXPECT_EQ(r.run.outcome, CallOutcome::crash);
+        }
         EXPECT_FALSE(adapter.worker_pid().has_value());
     }
 }
 
-// Each call gets the call timeout from its own start: five calls of 300 ms
+// Each call gets the call timeout from its own start: four calls of 300 ms
 // under a 1 s timeout complete; a hang in the read is caught about 1 s
 // after the read began and named as the read.
 TEST(Trip, EachCallIsTimedOnItsOwn) {
@@ -148,10 +160,28 @@ TEST(Trip, ALostDeviceEndsTheTripAfterTheRun) {
     IsolatedAdapter adapter(fixture("fixture"), fixture_options({"fault=device-lost"}));
     AddTrip trip(adapter);
     trip.op = testing::faulty_op(trip.buffers[0], trip.buffers[2], kElements);
+    std::fill(trip.result.bytes().begin(), trip.result.bytes().end(), std::byte{0xab});
     const TripResult r = adapter.write_run_read(trip.writes, trip.op, trip.reads);
     EXPECT_EQ(r.run.status, KCS_DEVICE_LOST);
     EXPECT_FALSE(r.stopped);
     EXPECT_FALSE(adapter.worker_pid().has_value());  // closed: the ABI allows nothing else
+    // and no read followed
+    EXPECT_TRUE(std::all_of(trip.result.bytes().begin(), trip.result.bytes().end(),
+                            [](std::byte b) { return b == std::byte{0xab}; }));
+}
+
+// A lost device in a transfer closes the worker too (the ABI allows nothing but close).
+TEST(Trip, ALostDeviceInATransferClosesTheWorker) {
+    for (const auto& [where, stage] : {std::pair{"write", Stage::write}, {"read", Stage::read}}) {
+        IsolatedAdapter adapter(fixture("fixture"),
+                                fixture_options({"fault=device-lost", std::string("fault_in=") + where}));
+        AddTrip trip(adapter);
+        const TripResult r = adapter.write_run_read(trip.writes, trip.op, trip.reads);
+        ASSERT_TRUE(r.stopped) << where;
+        EXPECT_EQ(r.stopped->stage, stage) << where;
+        EXPECT_EQ(r.stopped->result.status, KCS_DEVICE_LOST) << r.stopped->result.describe();
+        EXPECT_FALSE(adapter.worker_pid().has_value()) << where;
+    }
 }
 
 }  // namespace
