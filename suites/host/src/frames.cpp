@@ -1,5 +1,7 @@
 #include "frames.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <string>
 
@@ -24,6 +26,12 @@ std::string hex(std::uint32_t v) {
 }
 
 }  // namespace
+
+std::uint64_t monotonic_ns() {
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(now.tv_nsec);
+}
 
 std::string_view to_string(RequestType type) {
     switch (type) {

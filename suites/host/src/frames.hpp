@@ -42,6 +42,10 @@ enum class RequestType : std::uint32_t {
 
 std::string_view to_string(RequestType type);
 
+// The clock of a sequence's progress area (PROTOCOL.md, "Sequences"):
+// CLOCK_MONOTONIC in ns, which the worker stores and the harness compares.
+std::uint64_t monotonic_ns();
+
 enum class ReplyOrigin : std::uint32_t {
     adapter = 0,        // status is what the adapter function returned
     abi_violation = 1,  // the adapter returned KCS_OK with an answer the ABI forbids

@@ -1,7 +1,5 @@
 #include "kcs/host/isolated_adapter.hpp"
 
-#include <time.h>
-
 #include <atomic>
 #include <stdexcept>
 #include <system_error>
@@ -49,10 +47,12 @@ std::uint64_t load_progress(const std::uint64_t& word) {
     return value;
 }
 
-std::uint64_t monotonic_ns() {
-    timespec now{};
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(now.tv_nsec);
+// write_region or read_region: its fields into `fields`; returns the call's name.
+std::string encode_region_transfer(PayloadWriter& fields, bool is_write, std::uint64_t buffer, std::uint64_t offset,
+                                   std::uint64_t size, std::uint64_t region, std::uint64_t region_offset) {
+    for (const std::uint64_t v : {buffer, offset, region, region_offset, size}) fields.u64(v);
+    return std::string(is_write ? "write(" : "read(") + std::to_string(size) + " bytes " +
+           (is_write ? "from" : "into") + " shared region " + std::to_string(region) + ")";
 }
 
 void collect_buffers(const std::vector<Tensor>& tensors, std::vector<BufferHandle>& out) {
@@ -477,15 +477,8 @@ SharedBytes IsolatedAdapter::shared(std::uint64_t bytes, WorkerAccess access) {
 CallResult IsolatedAdapter::transfer_in_region(bool is_write, BufferHandle buffer, std::uint64_t offset,
                                                std::uint64_t size, std::uint64_t region,
                                                std::uint64_t region_offset) {
-    Request request{is_write ? RequestType::write_region : RequestType::read_region,
-                    std::string(is_write ? "write(" : "read(") + std::to_string(size) + " bytes " +
-                        (is_write ? "from" : "into") + " shared region " + std::to_string(region) + ")",
-                    {}, {}, {}};
-    request.fields.u64(buffer.id);
-    request.fields.u64(offset);
-    request.fields.u64(region);
-    request.fields.u64(region_offset);
-    request.fields.u64(size);
+    Request request{is_write ? RequestType::write_region : RequestType::read_region, {}, {}, {}, {}};
+    request.what = encode_region_transfer(request.fields, is_write, buffer.id, offset, size, region, region_offset);
     request.regions = {region};
     Reply reply;
     auto r = call(request, std::span(&buffer, 1), reply);
@@ -583,10 +576,8 @@ TripResult IsolatedAdapter::write_run_read(std::span<const TripWrite> writes, co
     const auto add_transfer = [&](bool is_write, BufferHandle buffer, std::uint64_t offset, std::uint64_t size,
                                   const RegionSpan& span) {
         PayloadWriter step;
-        for (const std::uint64_t v : {buffer.id, offset, span.region->id, span.offset, size}) step.u64(v);
-        add_step(is_write ? RequestType::write_region : RequestType::read_region, false, step,
-                 std::string(is_write ? "write(" : "read(") + std::to_string(size) + " bytes " +
-                     (is_write ? "from" : "into") + " shared region " + std::to_string(span.region->id) + ")");
+        std::string what = encode_region_transfer(step, is_write, buffer.id, offset, size, span.region->id, span.offset);
+        add_step(is_write ? RequestType::write_region : RequestType::read_region, false, step, std::move(what));
         buffers.push_back(buffer);
         request.regions.push_back(span.region->id);
     };

@@ -6,7 +6,6 @@
 
 #include <array>
 #include <atomic>
-#include <ctime>
 #include <map>
 #include <memory>
 #include <new>
@@ -306,7 +305,6 @@ private:
             throw ProtocolError("the progress area of a sequence is not 8-byte aligned");
         auto* words = reinterpret_cast<std::uint64_t*>(progress.data());
         const auto count = in.u32();
-        Answer a;
         std::vector<Answer> answers;
         for (std::uint32_t i = 0; i < count; ++i) {
             const auto type = static_cast<RequestType>(in.u32());
@@ -315,11 +313,7 @@ private:
             if (type != RequestType::write_region && type != RequestType::read_region && type != RequestType::run)
                 throw ProtocolError("a sequence holds write_region, read_region and run steps, not " +
                                     std::string(to_string(type)));
-            timespec now{};
-            ::clock_gettime(CLOCK_MONOTONIC, &now);
-            std::atomic_ref<std::uint64_t>(words[1]).store(
-                static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(now.tv_nsec),
-                std::memory_order_release);
+            std::atomic_ref<std::uint64_t>(words[1]).store(monotonic_ns(), std::memory_order_release);
             std::atomic_ref<std::uint64_t>(words[0]).store(i + 1, std::memory_order_release);
             answers.push_back(handle(type, step, {}));
             const Answer& last = answers.back();
@@ -327,6 +321,7 @@ private:
             if (last.status == KCS_DEVICE_LOST || (last.status != KCS_OK && !go_on)) break;
         }
         if (answers.size() == count) in.expect_end();
+        Answer a;
         a.fields.u32(static_cast<std::uint32_t>(answers.size()));
         for (const Answer& answer : answers) {
             a.fields.u32(static_cast<std::uint32_t>(answer.origin));
