@@ -2,9 +2,12 @@
 
 #include <bit>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 
@@ -260,6 +263,93 @@ void fold_parts(harness::ProbeContext& context, const ChunkPlan& plan, const har
     }
 }
 
+// A chunk that ran: its call (inputs[0] holds the chunk's encodings) and
+// the outputs read back, or what the run threw.
+struct Ran {
+    harness::Invocation call;
+    std::vector<harness::HostTensor> outputs;
+    std::exception_ptr error;
+};
+
+// Runs a sweep's chunks in order on a thread of its own, ahead of the
+// judging, while the chunks that ran and are not yet judged hold fewer than
+// two full chunks' elements. So the device runs the next large chunk while
+// the judge works on the last one, even where small chunks come between
+// them (a sweep's call lengths cycle), and memory stays bounded by about
+// three chunks. The runs themselves stay one at a time, in chunk order.
+class ChunkRunner {
+public:
+    ChunkRunner(std::function<Ran(std::uint64_t)> run, const ChunkPlan& plan, std::uint64_t first, std::uint64_t stop)
+        : run_(std::move(run)), plan_(plan), thread_([this, first, stop] { loop(first, stop); }) {}
+
+    // Stops after the run in flight (which uses the probe's context).
+    ~ChunkRunner() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        changed_.notify_all();
+        thread_.join();
+    }
+    ChunkRunner(const ChunkRunner&) = delete;
+    ChunkRunner& operator=(const ChunkRunner&) = delete;
+
+    // The next chunk in order, once it has run; rethrows what its run threw.
+    Ran next() {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return !ready_.empty(); });
+        Ran ran = std::move(ready_.front());
+        ready_.pop_front();
+        if (ran.error) std::rethrow_exception(ran.error);
+        return ran;
+    }
+
+    // The judge is done with a chunk of `elements`: its memory may go to the next run.
+    void judged(std::uint64_t elements) {
+        {
+            std::lock_guard lock(mutex_);
+            held_ -= elements;
+        }
+        changed_.notify_all();
+    }
+
+private:
+    void loop(std::uint64_t first, std::uint64_t stop) {
+        const std::uint64_t limit = 2 * plan_.chunk_elements();
+        for (std::uint64_t c = first; c < stop; ++c) {
+            const std::uint64_t elements = plan_.chunk(c).count;
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [&] { return stopping_ || held_ < limit; });
+                if (stopping_) return;
+                held_ += elements;
+            }
+            Ran ran;
+            try {
+                ran = run_(c);
+            } catch (...) {
+                ran.error = std::current_exception();
+            }
+            const bool failed = ran.error != nullptr;
+            {
+                std::lock_guard lock(mutex_);
+                ready_.push_back(std::move(ran));
+            }
+            changed_.notify_all();
+            if (failed) return;
+        }
+    }
+
+    std::function<Ran(std::uint64_t)> run_;
+    const ChunkPlan& plan_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Ran> ready_;
+    std::uint64_t held_ = 0;  // elements of the chunks run or running and not yet judged
+    bool stopping_ = false;
+    std::thread thread_;  // last: it starts once the members above exist
+};
+
 }  // namespace
 
 std::uint64_t chunk_elements_from_environment() {
@@ -280,10 +370,6 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
     const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
     const auto start = Clock::now();
     SweepTiming timing;
-    struct Ran {
-        harness::Invocation call;
-        std::vector<harness::HostTensor> outputs;
-    };
     const auto& instance = context.instance();
     // A part of a split sweep runs its own chunks; folding runs none.
     const auto& split = instance.sweep;
@@ -312,12 +398,10 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
                                           end,                   plan.chunks(), plan.chunk_elements(),
                                           plan.size(),           context.adapter_calls(), checkpoint->save()};
     };
-    const auto launch = [&](std::uint64_t c) {
-        return std::async(std::launch::async, [&, c] {
-            Ran ran{chunk_invocation(instance, domain, plan.chunk(c)), {}};
-            ran.outputs = context.run(ran.call);
-            return ran;
-        });
+    const auto run_chunk = [&](std::uint64_t c) {
+        Ran ran{chunk_invocation(instance, domain, plan.chunk(c)), {}, {}};
+        ran.outputs = context.run(ran.call);
+        return ran;
     };
     const std::optional<SweepState> state =
         checkpoint ? sweep_state(context, domain, plan) : std::optional<SweepState>{};
@@ -333,23 +417,21 @@ SweepTiming run_sweep(harness::ProbeContext& context, const EncodingDomain& doma
         part_done();
         return timing;
     }
-    std::future<Ran> next = launch(first_chunk);
-    for (std::uint64_t c = first_chunk; c < stop; ++c) {
-        const auto waiting = Clock::now();
-        Ran ran = next.get();  // rethrows what the run threw
-        const auto judging = Clock::now();
-        timing.waiting_s += seconds(judging - waiting);
-        if (c + 1 < stop) next = launch(c + 1);
-        const Chunk chunk = plan.chunk(c);
-        try {
+    {
+        ChunkRunner runner(run_chunk, plan, first_chunk, stop);  // its destructor waits for the run in flight
+        for (std::uint64_t c = first_chunk; c < stop; ++c) {
+            const auto waiting = Clock::now();
+            Ran ran = runner.next();  // rethrows what the run threw
+            const auto judging = Clock::now();
+            timing.waiting_s += seconds(judging - waiting);
+            const Chunk chunk = plan.chunk(c);
             judge(chunk, ran.call, ran.outputs);
             timing.judging_s += seconds(Clock::now() - judging);
-        } catch (...) {
-            if (next.valid()) next.wait();  // the run in flight uses the context: let it finish
-            throw;
+            ran = {};
+            runner.judged(chunk.count);
+            if (state) save(*state, *checkpoint, c + 1);
+            context.progress(label, chunk.first + chunk.count, plan.size());
         }
-        if (state) save(*state, *checkpoint, c + 1);
-        context.progress(label, chunk.first + chunk.count, plan.size());
     }
     if (stop < end) throw harness::CaseStop{paused_sweep_result(stop, plan.chunks())};
     if (state) std::filesystem::remove(state->file);

@@ -21,7 +21,6 @@
 #include <cstring>
 #include <exception>
 #include <functional>
-#include <future>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,7 +35,7 @@ namespace kcs::suites::sweep {
 
 // Elements per chunk by default: 2^22, 16 MiB of f32 inputs. The harness
 // holds a few copies of a chunk's tensors (the probe's, the guarded image,
-// the read-back) for two chunks in flight, and the worker two buffers;
+// the read-back) for the chunks in flight (run_sweep), and the worker two buffers;
 // about 300 MiB in all, while 1024 calls over the f32 domain keep the
 // per-call cost small. Below 32 MiB, kcs serves the tensors from its heap
 // rather than fresh mappings (tools/kcs/main.cpp).
@@ -189,9 +188,11 @@ using ChunkJudge = std::function<void(const Chunk&, const harness::Invocation&, 
 
 // One sweep of a one-input elementwise instance over `domain`: for each
 // chunk in order its invocation (chunk_invocation) runs through the context
-// on a second thread while the calling thread judges the chunk before it,
-// so that the device and the judging overlap one chunk apart (memory: two
-// chunks in flight). `judge` is called in chunk order on the calling thread;
+// on a second thread, ahead of the calling thread that judges the chunks
+// that came back, so that the device and the judging overlap: the runs go
+// on while the chunks not yet judged hold fewer than two full chunks'
+// elements (memory: about three chunks in flight, two full ones and the
+// short ones between them). `judge` is called in chunk order on the calling thread;
 // progress goes to context.progress under `label` after each chunk. An
 // exception from a run or a judge ends the sweep (after the run in flight).
 // Where a sweep's wall time went: waiting for chunks to come back from

@@ -141,12 +141,15 @@ std::string histogram_label(std::size_t bucket) {
 
 // Whether every result of an f32 block equals its cr (any NaN where cr is a
 // NaN: err 0), and every element has the first one's core binade and
-// sub-domain, with x non-zero and normal and cr not zero or subnormal: the
-// exact block of a sweep, which then changes nothing in the record once its
-// first element has been seen. On the encodings alone, in integer
-// operations that vectorise (one clone per instruction set): the binade is
-// x's sign and exponent field; a numeric cr's exponent field 0xFE or 0xFF is
-// the overflow edge (|cr| >= 2^127); x's field below 122 is |x| < 2^-5, for
+// sub-domain, with x non-zero and normal and cr not subnormal: the exact
+// block of a sweep, which then changes nothing in the record once its first
+// element has been seen. On the encodings alone, in integer operations that
+// vectorise (one clone per instruction set): the binade is x's sign and
+// exponent field; a zero cr is the underflow sub-domain (exp and sigmoid
+// far below zero: a quarter of the f32 domain), except log's exact zero at
+// x = 1, left to the caller (the other exact zeros are at x = 0, which is
+// never regular here); a numeric cr's exponent field 0xFE or 0xFF is the
+// overflow edge (|cr| >= 2^127); x's field below 122 is |x| < 2^-5, for
 // log 0x3F780000 < x < 0x3F840000 is |x - 1| < 2^-5 (x - 1 is exact there),
 // as in UlpSubdomainRule (a NaN cr is in neither edge sub-domain there).
 // Other blocks the caller judges element by element.
@@ -156,10 +159,12 @@ std::string histogram_label(std::size_t bucket) {
         const std::uint32_t x_field = (x[i] >> 23) & 0xFF, cr_field = (cr[i] >> 23) & 0xFF;
         const bool cr_nan = (cr[i] & 0x7FFF'FFFFu) > 0x7F80'0000u;
         const bool got_nan = (got[i] & 0x7FFF'FFFFu) > 0x7F80'0000u;
+        const bool cr_zero = (cr[i] & 0x7FFF'FFFFu) == 0;
         const bool small = log_distance ? (x[i] > 0x3F78'0000u) & (x[i] < 0x3F84'0000u) : x_field < 122;
-        const std::uint32_t subdomain = ((cr_field >= 0xFE) & !cr_nan) ? 1u : small ? 2u : 3u;
+        const std::uint32_t subdomain = cr_zero ? 0u : ((cr_field >= 0xFE) & !cr_nan) ? 1u : small ? 2u : 3u;
         const bool equal = cr_nan ? got_nan : got[i] == cr[i];
-        const bool regular = (x_field != 0) & (cr_field != 0) & equal;
+        const bool log_exact_zero = log_distance & (x[i] == 0x3F80'0000u);
+        const bool regular = (x_field != 0) & ((cr_field != 0) | cr_zero) & equal & !log_exact_zero;
         return regular ? (x[i] >> 23) << 2 | subdomain : 0xFFFF'FFFFu;
     };
     const std::uint32_t first = code(0);
@@ -245,8 +250,8 @@ struct AccuracyTally {
             ulp.add_block(first + at, x_at, rule(x_at, decode(cr[at]), false), error, over);
             return;
         }
-        // The exact block the near one leaves, of NaN or infinite results
-        // (log and rsqrt at x < 0, exp past overflow): every result equal to
+        // The exact block the near one leaves, of NaN, infinite or zero results
+        // (log and rsqrt at x < 0, exp past overflow and underflow): every result equal to
         // cr, in the sub-domain and binade of the block's first element,
         // both already seen. Only the count of err = 0 moves.
         if (shortcut && format == Format::f32 && exact_uniform_f32_block(rule.log_distance, x, got, cr, n)) {

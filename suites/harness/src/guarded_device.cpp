@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
@@ -274,7 +275,18 @@ std::vector<Breach> check_run(std::span<const TensorImages> tensors) {
 
 // ---- the device --------------------------------------------------------------
 
-struct GuardedDevice::Slot : guarded::SlotState {};
+// One tensor position's buffers, each with its host images, one per size
+// the position held: a run reuses the buffer of its size (rule 4's reuse),
+// so the call lengths a sweep cycles through, or the shapes a case
+// alternates, are allocated and their images prepared once. The most
+// recently used last. Besides the one in use, at most kSizesKept sizes of
+// kBytesKept bytes in all are kept (the images hold twice that on the
+// host); the least recently used are given back first.
+struct GuardedDevice::Slot {
+    static constexpr std::size_t kSizesKept = 7;
+    static constexpr std::uint64_t kBytesKept = std::uint64_t{32} << 20;
+    std::vector<guarded::SlotState> sizes;
+};
 
 namespace {
 
@@ -352,14 +364,14 @@ void release_buffer(host::IsolatedAdapter& adapter, SlotState& slot, std::chrono
 }
 
 // Rule 4: the same buffer for the same size, so a result left in it from an
-// earlier run shows; a new buffer when the size changed or the worker did.
+// earlier run shows; a new buffer when the worker changed.
 std::optional<host::CallResult> ensure_buffer(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec,
                                               std::chrono::nanoseconds& time) {
-    const std::uint64_t bytes = spec.layout.total_bytes();
-    if (is_live(slot, adapter) && slot.layout.total_bytes() == bytes) {
+    if (is_live(slot, adapter)) {
         slot.layout = spec.layout;
         return std::nullopt;
     }
+    const std::uint64_t bytes = spec.layout.total_bytes();
     release_buffer(adapter, slot, time);
     auto allocated = timed(time, [&] { return adapter.alloc(bytes); });
     if (!allocated.ok())
@@ -367,6 +379,30 @@ std::optional<host::CallResult> ensure_buffer(host::IsolatedAdapter& adapter, Sl
     slot.buffer = allocated.value;
     slot.layout = spec.layout;
     return std::nullopt;
+}
+
+// A position's buffer of `bytes` (with its images), made the most recently
+// used; a new one when none is kept, after giving back the least recently
+// used beyond the position's bounds (GuardedDevice::Slot).
+template <class Slot>
+SlotState& state_of_size(host::IsolatedAdapter& adapter, Slot& slot, std::uint64_t bytes,
+                         std::chrono::nanoseconds& time) {
+    auto& sizes = slot.sizes;
+    const auto kept = std::ranges::find_if(sizes, [&](const SlotState& s) { return s.layout.total_bytes() == bytes; });
+    if (kept != sizes.end()) {
+        std::rotate(kept, kept + 1, sizes.end());
+        return sizes.back();
+    }
+    const auto kept_bytes = [&] {
+        std::uint64_t sum = 0;
+        for (const SlotState& s : sizes) sum += s.layout.total_bytes();
+        return sum;
+    };
+    while (!sizes.empty() && (sizes.size() > Slot::kSizesKept || kept_bytes() > Slot::kBytesKept)) {
+        release_buffer(adapter, sizes.front(), time);
+        sizes.erase(sizes.begin());
+    }
+    return sizes.emplace_back();
 }
 
 // The host images of the buffer, in regions shared with the worker: grown
@@ -432,18 +468,19 @@ GuardedRun failed_at(GuardedRun run, GuardedStep step, host::CallResult call) {
 // operator and reads every buffer back, in one trip through the worker
 // (the images lie in shared regions). False when a call failed (`out` says
 // which) or the worker or device was lost with the buffers.
-template <class Slots>
-bool exchange(host::IsolatedAdapter& adapter, Slots& slots, std::uint64_t seed, const std::vector<TensorSpec>& tensors,
+bool exchange(host::IsolatedAdapter& adapter, std::span<SlotState* const> slots, std::uint64_t seed,
+              const std::vector<TensorSpec>& tensors,
               const Invocation& invocation, PoisonPattern poison, GuardedRun& out) {
     // Fresh canaries, inputs and poison in every run, reused buffer or not.
     std::vector<host::TripWrite> writes;
     std::vector<host::TripRead> reads;
     std::vector<host::BufferHandle> buffers;
     for (std::size_t p = 0; p < tensors.size(); ++p) {
-        prepare_image(adapter, slots[p], tensors[p], p, seed, poison);
-        writes.push_back({slots[p].buffer, 0, slots[p].written_image()});
-        reads.push_back({slots[p].buffer, 0, slots[p].read_back_image()});
-        buffers.push_back(slots[p].buffer);
+        SlotState& slot = *slots[p];
+        prepare_image(adapter, slot, tensors[p], p, seed, poison);
+        writes.push_back({slot.buffer, 0, slot.written_image()});
+        reads.push_back({slot.buffer, 0, slot.read_back_image()});
+        buffers.push_back(slot.buffer);
     }
     const host::Operation op = operation_of(invocation, tensors, buffers);
     const host::TripResult trip = timed(out.adapter_time, [&] { return adapter.write_run_read(writes, op, reads); });
@@ -462,17 +499,16 @@ bool exchange(host::IsolatedAdapter& adapter, Slots& slots, std::uint64_t seed, 
     }
     // A lost worker (or KCS_DEVICE_LOST, after which the worker is closed)
     // took the buffers with it: nothing is left to read or to judge.
-    if (std::ranges::any_of(slots, [&](const SlotState& slot) { return !is_live(slot, adapter); })) {
-        for (SlotState& slot : slots) slot.buffer = {};
+    if (std::ranges::any_of(slots, [&](const SlotState* slot) { return !is_live(*slot, adapter); })) {
+        for (SlotState* slot : slots) slot->buffer = {};
         return false;
     }
     return true;
 }
 
-template <class Slots>
-std::vector<guarded::TensorImages> images(const Slots& slots, const std::vector<TensorSpec>& tensors) {
+std::vector<guarded::TensorImages> images(std::span<SlotState* const> slots, const std::vector<TensorSpec>& tensors) {
     std::vector<guarded::TensorImages> out;
-    for (std::size_t p = 0; p < tensors.size(); ++p) out.push_back(images_of(slots[p], tensors[p], p));
+    for (std::size_t p = 0; p < tensors.size(); ++p) out.push_back(images_of(*slots[p], tensors[p], p));
     return out;
 }
 
@@ -487,21 +523,28 @@ GuardedDevice::GuardedDevice(GuardedDevice&& other) noexcept
 
 GuardedDevice::~GuardedDevice() {
     std::chrono::nanoseconds unused{0};
-    for (Slot& slot : slots_) {
-        try {
-            release_buffer(adapter_, slot, unused);
-        } catch (...) {
-            // A destructor must not throw; the worker frees the buffer when it ends.
+    for (Slot& slot : slots_)
+        for (SlotState& state : slot.sizes) {
+            try {
+                release_buffer(adapter_, state, unused);
+            } catch (...) {
+                // A destructor must not throw; the worker frees the buffer when it ends.
+            }
         }
-    }
 }
 
 void GuardedDevice::reseed(std::uint64_t seed) { seed_ = seed; }
 
 std::vector<Placement> GuardedDevice::placements() const {
     std::vector<Placement> out;
-    for (const Slot& slot : slots_)
-        out.push_back({slot.buffer, slot.layout.total_bytes(), slot.layout.tensor_offset(), slot.layout.tensor_bytes});
+    for (const Slot& slot : slots_) {
+        if (slot.sizes.empty()) {  // a run that failed to allocate before this position
+            out.emplace_back();
+            continue;
+        }
+        const SlotState& in_use = slot.sizes.back();
+        out.push_back({in_use.buffer, in_use.layout.total_bytes(), in_use.layout.tensor_offset(), in_use.layout.tensor_bytes});
+    }
     return out;
 }
 
@@ -514,28 +557,32 @@ GuardedRun GuardedDevice::run(const Invocation& invocation, const TensorPlacemen
     GuardedRun out;
     auto& time = out.adapter_time;
 
-    // Place: one buffer per tensor position, reused when it fits; the
+    // Place: at each tensor position the buffer of the tensor's size; the
     // buffers of positions this invocation does not have are given back.
     while (slots_.size() > tensors.size()) {
-        release_buffer(adapter_, slots_.back(), time);
+        for (SlotState& state : slots_.back().sizes) release_buffer(adapter_, state, time);
         slots_.pop_back();
     }
     slots_.resize(tensors.size());
-    for (std::size_t p = 0; p < tensors.size(); ++p)
-        if (auto failed = ensure_buffer(adapter_, slots_[p], tensors[p], time))
+    std::vector<SlotState*> in_use;
+    for (std::size_t p = 0; p < tensors.size(); ++p) {
+        SlotState& state = state_of_size(adapter_, slots_[p], tensors[p].layout.total_bytes(), time);
+        if (auto failed = ensure_buffer(adapter_, state, tensors[p], time))
             return failed_at(std::move(out), GuardedStep::allocate, std::move(*failed));
+        in_use.push_back(&state);
+    }
 
-    if (!exchange(adapter_, slots_, seed_, tensors, invocation, PoisonPattern::first, out)) return out;
+    if (!exchange(adapter_, in_use, seed_, tensors, invocation, PoisonPattern::first, out)) return out;
     out.checked = true;
     // Canaries and inputs whatever the run returned; outputs only after KCS_OK.
-    out.breaches = guarded::check_run(images(slots_, tensors));
+    out.breaches = guarded::check_run(images(in_use, tensors));
     if (!out.call.ok()) return out;
 
     const std::size_t first_output = invocation.inputs.size();
     std::vector<std::vector<std::size_t>> suspects;
     bool any_suspect = false;
     for (std::size_t p = first_output; p < tensors.size(); ++p) {
-        out.outputs.push_back(output_of(slots_[p], tensors[p]));
+        out.outputs.push_back(output_of(*in_use[p], tensors[p]));
         suspects.push_back(guarded::poisoned_elements(out.outputs.back().bytes, tensors[p].dtype, PoisonPattern::first));
         any_suspect = any_suspect || !suspects.back().empty();
     }
@@ -546,7 +593,7 @@ GuardedRun GuardedDevice::run(const Invocation& invocation, const TensorPlacemen
     // pattern, decides: a result repeats, untouched memory shows the new
     // pattern. The first run's outputs are the ones judged.
     GuardedRun again;
-    const bool decided = exchange(adapter_, slots_, seed_, tensors, invocation, PoisonPattern::second, again);
+    const bool decided = exchange(adapter_, in_use, seed_, tensors, invocation, PoisonPattern::second, again);
     out.adapter_time += again.adapter_time;
     if (!decided || !again.call.ok()) {
         again.adapter_time = out.adapter_time;
@@ -555,11 +602,11 @@ GuardedRun GuardedDevice::run(const Invocation& invocation, const TensorPlacemen
                              again.call.message;
         return again;
     }
-    for (auto& b : guarded::check_run(images(slots_, tensors))) out.breaches.push_back(std::move(b));
+    for (auto& b : guarded::check_run(images(in_use, tensors))) out.breaches.push_back(std::move(b));
     for (std::size_t k = 0; k < out.outputs.size(); ++k) {
         const std::size_t p = first_output + k;
-        const auto second = slots_[p].read_back_image().subspan(slots_[p].layout.tensor_offset(),
-                                                                slots_[p].layout.tensor_bytes);
+        const auto second =
+            in_use[p]->read_back_image().subspan(in_use[p]->layout.tensor_offset(), in_use[p]->layout.tensor_bytes);
         for (auto& b : guarded::check_rerun(tensors[p].name, tensors[p].dtype, suspects[k], out.outputs[k].bytes, second))
             out.breaches.push_back(std::move(b));
     }

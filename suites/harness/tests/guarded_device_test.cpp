@@ -211,6 +211,49 @@ TEST(GuardedDevice, NewSizesGetNewBuffersAndUnusedOnesAreReleased) {
     EXPECT_EQ(released.status, KCS_INVALID_ARGUMENT) << "the third buffer should have been released";
 }
 
+// A position keeps the buffer of each size it held: calls that cycle
+// through sizes (a sweep's call lengths) reuse them, fresh inputs each
+// time.
+TEST(GuardedDevice, SizesThatComeBackReuseTheirBuffers) {
+    auto adapter = open_adapter("reference-cpu");
+    GuardedDevice device(adapter, 17);
+    std::vector<std::vector<Placement>> placed;
+    for (const std::int64_t n : {100, 300, 100, 300}) {
+        const auto add = f32_add({n}, static_cast<float>(n), 1);
+        const auto run = device.run(add);
+        expect_clean(run);
+        expect_sums(run, add);
+        placed.push_back(device.placements());
+    }
+    for (std::size_t p = 0; p < 3; ++p) {
+        EXPECT_NE(placed[0][p].buffer, placed[1][p].buffer) << p;
+        EXPECT_EQ(placed[0][p].buffer, placed[2][p].buffer) << p;
+        EXPECT_EQ(placed[1][p].buffer, placed[3][p].buffer) << p;
+    }
+    // Eight more sizes give back the least recently used (100, then 300):
+    // runs of those sizes again allocate anew and compute as before.
+    for (std::int64_t n = 1; n <= 8; ++n) expect_clean(device.run(f32_add({1000 + n}, 0, 1)));
+    for (const std::int64_t n : {100, 300}) {
+        const auto add = f32_add({n}, -3, 0.5);
+        const auto run = device.run(add);
+        expect_clean(run);
+        expect_sums(run, add);
+    }
+}
+
+// A buffer kept for its size still starts every run poisoned: an adapter
+// that leaves its output unwritten is caught when the size comes back.
+TEST(GuardedDevice, AKeptBufferIsPoisonedAgainWhenItsSizeComesBack) {
+    auto adapter = open_adapter("calibration", {"violation=stale-output"});
+    GuardedDevice device(adapter, 23);
+    for (const std::int64_t n : {64, 128, 64}) {
+        const auto run = device.run(f32_add({n}, 1, 2));
+        ASSERT_TRUE(run.call.ok()) << run.call.describe();
+        ASSERT_EQ(run.breaches.size(), 1u) << n;
+        EXPECT_EQ(run.breaches[0].signature, "stale-or-poison-left") << n;
+    }
+}
+
 TEST(GuardedDevice, SupportsAsksWithoutData) {
     auto adapter = open_adapter("reference-cpu");
     GuardedDevice device(adapter, 1);

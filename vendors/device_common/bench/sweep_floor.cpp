@@ -117,12 +117,13 @@ double oracle_floor(const Sweep& s) {
                     for (std::size_t k = 0; k < n; ++k) x[k] = static_cast<std::uint32_t>(p + k);
                     if (s.function) {
                         kcs::ref::correctly_rounded_batch(*s.function, kcs::ref::Format::f32, std::span(x, n), std::span(y, n));
-                    } else {
-                        const bool half = s.output == KCS_DTYPE_F16;
-                        for (std::size_t k = 0; k < n; ++k) {
-                            const float v = std::bit_cast<float>(x[k]);
-                            y[k] = half ? kcs::ref::f32_to_f16(v) : kcs::ref::f32_to_bf16(v);
-                        }
+                    } else {  // the batch conversion the sweep's judge uses
+                        float wide[kOracleBlock];
+                        std::uint16_t narrow[kOracleBlock];
+                        for (std::size_t k = 0; k < n; ++k) wide[k] = std::bit_cast<float>(x[k]);
+                        if (s.output == KCS_DTYPE_F16) kcs::ref::f32_to_f16(wide, narrow, n);
+                        else kcs::ref::f32_to_bf16(wide, narrow, n);
+                        for (std::size_t k = 0; k < n; ++k) y[k] = narrow[k];
                     }
                     sink[t] += y[n - 1];
                 }
