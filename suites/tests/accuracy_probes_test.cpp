@@ -157,6 +157,7 @@ TEST(UnaryAccuracyShortcut, GivesTheRecordOfEveryElement) {
     run(0x7F7FA000u, 24576);  // the top binade and the largest finite
     run(0xBF7FF000u, 20000);  // negative: NaN results of log and rsqrt
     run(0xC2CF0000u, 30000);  // exp's subnormal results (-103 and below)
+    run(0x3F316000u, 8192);   // across ln 2: exp's results either side of 2, a binade edge
     run(0xC3000000u, 30000);  // exp's and sigmoid's zero results (-128 and below)
     run(0xFF000000u, 20000);  // ... down to the largest negative finite
     for (const UnaryFunction function : {UnaryFunction::exp, UnaryFunction::log, UnaryFunction::tanh,
@@ -172,8 +173,8 @@ TEST(UnaryAccuracyShortcut, GivesTheRecordOfEveryElement) {
         }
         got[100000] = 0x7FC00000u;
         got[110000] = 0x7F800000u;
-        got[200000] += 1;         // where exp gives +0: the smallest subnormal
-        got[220000] ^= 0x80000000u;  // the other zero (or sign)
+        got[210000] += 1;         // where exp gives +0: the smallest subnormal
+        got[230000] ^= 0x80000000u;  // the other zero (or sign)
         const auto exact_wrong = unary_accuracy_record(function, 3, x, got, false);
         EXPECT_NE(exact_wrong, exact);
         EXPECT_EQ(unary_accuracy_record(function, 3, x, got, true), exact_wrong) << ref::unary_function_name(function);
