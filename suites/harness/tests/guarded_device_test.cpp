@@ -241,8 +241,8 @@ TEST(GuardedDevice, SizesThatComeBackReuseTheirBuffers) {
     }
 }
 
-// A buffer kept for its size still starts every run poisoned: an adapter
-// that leaves its output unwritten is caught when the size comes back.
+// A size that comes back runs under the whole protocol again: an adapter
+// that leaves its output unwritten is caught in its kept buffer too.
 TEST(GuardedDevice, AKeptBufferIsPoisonedAgainWhenItsSizeComesBack) {
     auto adapter = open_adapter("calibration", {"violation=stale-output"});
     GuardedDevice device(adapter, 23);
