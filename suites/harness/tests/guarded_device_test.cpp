@@ -243,7 +243,7 @@ TEST(GuardedDevice, SizesThatComeBackReuseTheirBuffers) {
 
 // A size that comes back runs under the whole protocol again: an adapter
 // that leaves its output unwritten is caught in its kept buffer too.
-TEST(GuardedDevice, AKeptBufferIsPoisonedAgainWhenItsSizeComesBack) {
+TEST(GuardedDevice, AStaleOutputIsCaughtInAKeptBuffer) {
     auto adapter = open_adapter("calibration", {"violation=stale-output"});
     GuardedDevice device(adapter, 23);
     for (const std::int64_t n : {64, 128, 64}) {
