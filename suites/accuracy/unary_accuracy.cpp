@@ -130,6 +130,13 @@ std::size_t histogram_bucket(double error) {
     return bucket;
 }
 
+// histogram_bucket(h / 2) of an error of h half ulps, in integers (the
+// near block's): bucket k >= 1 holds (2^(k-3), 2^(k-2)] ulps.
+std::size_t half_ulp_bucket(std::uint32_t h) {
+    if (h == 0) return 0;
+    return std::min<std::size_t>(1 + std::bit_width(h - 1), kHistogramBuckets - 1);
+}
+
 std::string histogram_label(std::size_t bucket) {
     if (bucket == 0) return "0";
     if (bucket == kHistogramBuckets - 1) return "> 2048";
@@ -249,11 +256,10 @@ struct AccuracyTally {
                 histogram[0] += n;
                 over = 0 <= ulp.bound() ? 0 : n;
             } else {
+                at = static_cast<std::size_t>(std::find(half_ulps, half_ulps + n, most) - half_ulps);
                 for (std::size_t i = 0; i < n; ++i) {
-                    if (half_ulps[i] > half_ulps[at]) at = i;
-                    const double error = 0.5 * half_ulps[i];
-                    if (!(error <= ulp.bound())) ++over;
-                    ++histogram[histogram_bucket(error)];
+                    if (!(0.5 * half_ulps[i] <= ulp.bound())) ++over;
+                    ++histogram[half_ulp_bucket(half_ulps[i])];
                 }
             }
             const double x_at = decode(x[at]), error = 0.5 * half_ulps[at];
