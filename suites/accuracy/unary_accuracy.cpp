@@ -131,7 +131,8 @@ std::size_t histogram_bucket(double error) {
 }
 
 // histogram_bucket(h / 2) of an error of h half ulps, in integers (the
-// near block's): bucket k >= 1 holds (2^(k-3), 2^(k-2)] ulps.
+// near block's): bucket 1 holds (0, 1/2] ulp, bucket k > 1 (2^(k-3),
+// 2^(k-2)], the last one everything above 2048.
 std::size_t half_ulp_bucket(std::uint32_t h) {
     if (h == 0) return 0;
     return std::min<std::size_t>(1 + std::bit_width(h - 1), kHistogramBuckets - 1);
