@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "kcs/host/adapter_error.hpp"
 #include "kcs/spec/catalog.hpp"
+#include "usage_hints.hpp"
 
 namespace {
 
@@ -64,6 +65,12 @@ int main(int argc, char** argv) {
     } catch (const CLI::Success& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        // A mistyped name explains the error CLI11 reports (a required
+        // subcommand or option "missing", arguments "not expected"): name it.
+        if (const auto hint = kcs::cli::unknown_name_hint(app)) {
+            std::cerr << "kcs: " << *hint << "\nRun with --help for more information.\n";
+            return 2;
+        }
         app.exit(e);
         return 2;
     } catch (const kcs::host::AdapterError& e) {
