@@ -11,9 +11,16 @@
 // kernel with PTHREADPOOL_FLAG_DISABLE_DENORMALS (src/operator-run.c): FTZ
 // flushes it to 0, and exp(z) comes out as the bare power of two s.
 // ([-78, 16] is swept too, for comparison.)
+// On a CPU with AVX-512 (e.g. AMD Zen 4) XNNPACK runs another sigmoid
+// kernel, which keeps these results but returns NaN for finite arguments
+// from about |x| = 2^89 on (both signs; sigmoid is 0 or 1 there): sigmoid
+// mode also evaluates +-2^e and +-1.5 * 2^e for e = 0..127 and counts NaN.
 // Usage: exp_ftz sigmoid|softmax. Exit 0: a normal result beyond the
-// bound is seen; 1: not; 2: usage.
+// bound (or, for sigmoid, a NaN from a finite argument) is seen; 1: not;
+// 2: usage.
+#include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <string>
 
 #include "repro.hpp"
@@ -71,5 +78,21 @@ int main(int argc, char** argv) {
     const Tally near_min = tally(-87.3f, -78.0f);
     tally(-78.0f, 16.0f);  // the rest of the range, for comparison: within the bound
     const int beyond = near_min.beyond;
-    return repro::verdict(beyond > 0, "exp near FLT_MIN loses its mantissa under XNNPACK's flush-to-zero");
+    if (!sigmoid)
+        return repro::verdict(beyond > 0, "exp near FLT_MIN loses its mantissa under XNNPACK's flush-to-zero");
+
+    std::vector<float> large;
+    for (int e = 0; e <= 127; ++e)
+        for (const float m : {1.0f, -1.0f, 1.5f, -1.5f}) large.push_back(std::ldexp(m, e));
+    const auto y = repro::sigmoid(large);
+    int nan = 0;
+    float smallest_nan = INFINITY;
+    for (std::size_t i = 0; i < large.size(); ++i)
+        if (std::isnan(y[i])) ++nan, smallest_nan = std::min(smallest_nan, std::fabs(large[i]));
+    std::printf("XNNPACK sigmoid of +-2^e, +-1.5*2^e for e = 0..127: %d of %zu NaN", nan, large.size());
+    if (nan) std::printf(", the smallest |x| %g", smallest_nan);
+    std::printf("\n");
+    return repro::verdict(beyond > 0 || nan > 0,
+                          "sigmoid: exp near FLT_MIN loses its mantissa under XNNPACK's flush-to-zero, or a finite "
+                          "argument gives NaN");
 }
