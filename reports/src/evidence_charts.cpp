@@ -125,7 +125,7 @@ std::string approximation_chart(const Json& instance) {
         if (error)
             chart.bars.push_back(
                 {name, *error, std::nullopt,
-                 name + ": max ulp error " + short_number(*error) + " at x = " + text(subdomain, "x")});
+                 name + ": max ulp error " + number_text(*error) + " at x = " + text(subdomain, "x")});
     }
     chart.reference = bound_of(instance);
     chart.reference_label = "bound";
@@ -148,7 +148,7 @@ std::string determinism_chart(const Json& instance) {
         if (!runs) continue;
         const std::string sha = text(group, "sha256");
         chart.bars.push_back({sha.substr(0, 12), *runs, std::nullopt,
-                              sha + ": " + short_number(*runs) + " runs, first in run " + text(group, "first_run") +
+                              sha + ": " + number_text(*runs) + " runs, first in run " + text(group, "first_run") +
                                   " (" + text(group, "first_condition") + ")"});
     }
     return bar_chart_svg(chart);
@@ -171,8 +171,8 @@ std::string figure_per_instance(const std::string& class_id, const std::vector<c
             chart.x_label = "instance";
         }
         chart.bars.push_back({short_instance_id(*instance), *figure, bound_of(*instance),
-                              text(*instance, "id") + ": " + short_number(*figure) + " (bound " +
-                                  (bound_of(*instance) ? short_number(*bound_of(*instance)) : "?") + ", " +
+                              text(*instance, "id") + ": " + number_text(*figure) + " (bound " +
+                                  (bound_of(*instance) ? number_text(*bound_of(*instance)) : "?") + ", " +
                                   verdict_of(*instance) + ")"});
     }
     return bar_chart_svg(chart);

@@ -118,7 +118,7 @@ Rejudgement rejudge_under(const Json& statement, const spec::Catalog* own, const
             r.rerun.push_back({id, verdict, "", "a case records no figure to judge by"});
         } else if (would_be != verdict) {
             r.changed.push_back({id, verdict, would_be, cls->tolerance.model + " bound " +
-                                                            render::short_number(bounds[0]) + " in " +
+                                                            render::number_text(bounds[0]) + " in " +
                                                             target.spec_version});
         } else {
             ++r.unchanged;

@@ -245,27 +245,15 @@ std::optional<double> number(const Json& value) {
     return std::nullopt;
 }
 
-std::string short_number(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.4g", value);
-    return buffer;
-}
-
-std::string short_number(const Json& value) {
+std::string number_text(const Json& value) {
     const auto n = number(value);
-    return n ? short_number(*n) : "";
+    return n ? ref::number_text(*n) : "";
 }
 
 std::string exact_number(const Json& value) {
     if (value.is_number_integer()) return value.dump();
     const auto n = number(value);
-    if (!n) return "";
-    if (!std::isfinite(*n)) return short_number(*n);
-    char buffer[40];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, *n);
-    return std::string(buffer, result.ptr);
+    return n ? ref::round_trip_text(*n) : "";
 }
 
 std::string percent(const Json& fraction) {
@@ -339,8 +327,8 @@ std::string figure_text(const Json& case_json) {
     const Json& evidence = member(case_json, "evidence");
     const std::string name = text(evidence, "figure_name");
     if (name.empty()) return "";
-    std::string out = name + " = " + short_number(member(evidence, "figure")) + " (bound " +
-                      short_number(member(evidence, "bound")) + ")";
+    std::string out = name + " = " + number_text(member(evidence, "figure")) + " (bound " +
+                      number_text(member(evidence, "bound")) + ")";
     // What the case judged, so that a reader sees a PASS rests on something.
     const Json& judged = member(evidence, "judged");
     const Json& count = member(judged, "count");
@@ -519,6 +507,11 @@ std::vector<std::pair<std::string, std::string>> header_facts(const Json& p) {
 std::string report_title(const Json& p) {
     return text(member(p, "adapter"), "argument") + ", profile " + text(member(p, "profile"), "id") + ", depth " +
            text(member(p, "depth"), "id");
+}
+
+std::string adapter_name(const Json& p) {
+    const std::string name = text(member(member(p, "adapter"), "info"), "adapter_name");
+    return name.empty() ? text(member(p, "adapter"), "argument") : name;
 }
 
 std::string short_instance_id(const Json& instance) {

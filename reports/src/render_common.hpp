@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reports/render.hpp"
 
 namespace kcs::reports::render {
@@ -49,11 +50,10 @@ const Json& member(const Json& object, std::string_view key);
 std::string text(const Json& object, std::string_view key);
 // A number, or one of the strings "nan", "inf", "-inf" (numbers JSON lacks).
 std::optional<double> number(const Json& value);
-// For people: 4 significant digits ("124.4", "7.707e+25", "inf", "nan");
-// "" when `value` is not a number.
-// Any number at all; table_detail::number_text is for a figure beside its bound (it adds digits to tell them apart).
-std::string short_number(const Json& value);
-std::string short_number(double value);
+// For people: ref::number_text (kcs/reference/number_text.hpp, the one
+// formatter: "124.4", "7.707e25", "inf"); "" when `value` is not a number.
+using ref::number_text;
+std::string number_text(const Json& value);
 // For machines: the shortest text that reads back as the same double.
 std::string exact_number(const Json& value);
 // A fraction as a percentage ("100%", "96.7%"; never 100% for less than all), "n/a" for null.
@@ -123,6 +123,10 @@ std::vector<std::pair<std::string, std::string>> header_facts(const Json& predic
 
 // "ADAPTER, profile P, depth D".
 std::string report_title(const Json& predicate);
+
+// The adapter as it names itself (info().adapter_name), else as it was
+// given on the command line.
+std::string adapter_name(const Json& predicate);
 
 // Instance id without the "vN/CLASS/" prefix: "softmax/f32-f32/default".
 std::string short_instance_id(const Json& instance);

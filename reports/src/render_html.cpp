@@ -168,10 +168,10 @@ std::string facts_section(const Json& statement, const Json& p) {
     }
     const Json& time = member(member(p, "summary"), "time");
     if (time.is_object())
-        out += "<p>Time: " + e(short_number(member(time, "total_s"))) + " s in all, " +
-               e(short_number(member(time, "case_time_s"))) + " s in cases" +
+        out += "<p>Time: " + e(number_text(member(time, "total_s"))) + " s in all, " +
+               e(number_text(member(time, "case_time_s"))) + " s in cases" +
                (member(time, "adapter_s").is_number()
-                    ? " (" + e(short_number(member(time, "adapter_s"))) + " s inside the adapter)"
+                    ? " (" + e(number_text(member(time, "adapter_s"))) + " s inside the adapter)"
                     : std::string()) +
                ".</p>\n";
     return out + "</section>\n";
@@ -249,10 +249,10 @@ std::string worst_element(const Json& case_json) {
     if (all_inputs.is_array() && all_inputs.size() > shown)
         inputs += " … and " + std::to_string(all_inputs.size() - shown) + " more";
     return "<p class=\"worst\"><strong>Worst element</strong> (seed " + e(text(case_json, "seed")) + "): index " +
-           e(text(worst, "index")) + "; expected " + e(short_number(member(worst, "expected"))) + " (<code>" +
-           e(text(worst, "expected_hex")) + "</code>), got " + e(short_number(member(worst, "got"))) + " (<code>" +
-           e(text(worst, "got_bits")) + "</code>); error " + e(short_number(member(worst, "error"))) +
-           " against bound " + e(short_number(member(worst, "bound"))) + "; inputs " + e(inputs) + "</p>\n";
+           e(text(worst, "index")) + "; expected " + e(number_text(member(worst, "expected"))) + " (<code>" +
+           e(text(worst, "expected_hex")) + "</code>), got " + e(number_text(member(worst, "got"))) + " (<code>" +
+           e(text(worst, "got_bits")) + "</code>); error " + e(number_text(member(worst, "error"))) +
+           " against bound " + e(number_text(member(worst, "bound"))) + "; inputs " + e(inputs) + "</p>\n";
 }
 
 std::string cases_table(const Json& instance) {
@@ -266,8 +266,8 @@ std::string cases_table(const Json& instance) {
         std::string signature = text(c, "signature");
         if (!text(c, "violated_class").empty()) signature = text(c, "violated_class") + ": " + signature;
         out += "<tr><td>" + e(text(c, "seed")) + "</td><td class=\"" + e(verdict_css(verdict)) + "\">" +
-               e(verdict_label(verdict)) + "</td><td>" + e(short_number(member(member(c, "evidence"), "figure"))) +
-               "</td><td>" + e(short_number(member(member(c, "evidence"), "bound"))) + "</td><td>" + e(signature) +
+               e(verdict_label(verdict)) + "</td><td>" + e(number_text(member(member(c, "evidence"), "figure"))) +
+               "</td><td>" + e(number_text(member(member(c, "evidence"), "bound"))) + "</td><td>" + e(signature) +
                "</td><td class=\"message\">" + e(text(c, "message")) + "<code class=\"repro\">" + e(text(c, "repro")) +
                "</code></td></tr>\n";
     }
@@ -305,9 +305,9 @@ std::string instance_details(const Json& instance, std::size_t index) {
     if (member(instance, "applicable") == false) fact("not applicable", text(instance, "not_applicable_reason"));
     if (const Json& cause = member(instance, "consequence_of"); cause.is_object())
         fact("consequence of", text(cause, "instance") + ": " + text(cause, "reason"));
-    fact("time", short_number(member(instance, "wall_s")) + " s" +
+    fact("time", number_text(member(instance, "wall_s")) + " s" +
                      (member(instance, "adapter_s").is_number()
-                          ? ", " + short_number(member(instance, "adapter_s")) + " s inside the adapter"
+                          ? ", " + number_text(member(instance, "adapter_s")) + " s inside the adapter"
                           : std::string()));
     out += "</dl>\n";
     if (!text(instance, "repro").empty())

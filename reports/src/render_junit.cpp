@@ -2,6 +2,16 @@
 // cases: one <testsuite> per class, one <testcase> per instance. FAIL is a
 // <failure>; CRASH, TIMEOUT and ERROR are <error>s; UNSUPPORTED,
 // NOT_APPLICABLE and a missing verdict are <skipped/>.
+//
+// It keeps to what both schemas CI tools check JUnit files against allow
+// (Jenkins xunit's junit-10.xsd and Ant's JUnit.xsd;
+// reports/tests/check_junit.py writes their rules down): the root carries
+// no attributes (Ant allows none), each suite carries package, id,
+// hostname and a zone-less timestamp (Ant requires them) and ends with
+// <system-out/> and <system-err/>. The adapter is the package, so every
+// classname is "ADAPTER.CLASS" and several adapters' files merge without
+// duplicate test ids.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -55,9 +65,21 @@ std::string skip_reason(const Json& instance, const std::string& verdict) {
     return verdict_label(verdict) + (decider ? ": " + text(*decider, "message") : std::string());
 }
 
-std::string testcase(const Json& instance) {
+// The package: the adapter's name with dots made underscores, since CI
+// tools split a classname at its last dot into package and class.
+std::string package_of(const Json& predicate) {
+    std::string name = adapter_name(predicate);
+    std::replace(name.begin(), name.end(), '.', '_');
+    return name.empty() ? "adapter" : name;
+}
+
+// "2026-12-07T11:19:15": the report's UTC timestamp without its fraction
+// and zone, as Ant's schema wants it.
+std::string ant_timestamp(const std::string& timestamp) { return timestamp.substr(0, 19); }
+
+std::string testcase(const Json& instance, const std::string& package) {
     const std::string verdict = verdict_of(instance);
-    std::string out = "    <testcase classname=\"" + a(text(instance, "class")) + "\" name=\"" +
+    std::string out = "    <testcase classname=\"" + a(package + "." + text(instance, "class")) + "\" name=\"" +
                       a(text(instance, "id")) + "\" time=\"" + seconds(number(member(instance, "wall_s")).value_or(0)) +
                       "\"";
     const Json* decider = deciding_case(instance);
@@ -95,9 +117,6 @@ std::string render_junit(const Json& statement, const RenderContext& context) {
     const Json& p = member(statement, "predicate");
     const Matrix m = build_matrix(p);  // its classes give the suites their order
     std::map<std::string, Suite> suites;
-    std::size_t tests = 0;
-    int failures = 0, errors = 0, skipped = 0;
-    double time = 0;
     for (const auto& instance : member(p, "instances")) {
         Suite& suite = suites[text(instance, "class")];
         suite.instances.push_back(&instance);
@@ -117,33 +136,28 @@ std::string render_junit(const Json& statement, const RenderContext& context) {
                 break;
         }
     }
-    for (const auto& [id, suite] : suites) {
-        tests += suite.instances.size();
-        failures += suite.failures;
-        errors += suite.errors;
-        skipped += suite.skipped;
-        time += suite.time;
-    }
-
-    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" +
-                      a("KCS conformance: " + report_title(p) + " — " +
-                        text(member(member(p, "summary"), "profile"), "verdict") + " — " + signature_line(context)) +
-                      "\"" + counts_attributes(tests, failures, errors, skipped, time) + ">\n";
+    const std::string package = package_of(p);
+    const std::string run = "KCS conformance: " + report_title(p) + " — " +
+                            text(member(member(p, "summary"), "profile"), "verdict") + " — " + signature_line(context);
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+    int id = 0;
     for (const auto& class_id : m.classes) {
         const auto it = suites.find(class_id);
         if (it == suites.end()) continue;
         const Suite& suite = it->second;
         const Json& summary = class_summary(p, class_id);
-        out += "  <testsuite name=\"" + a(class_id) + "\"" +
+        out += "  <testsuite name=\"" + a(class_id) + "\" package=\"" + a(package) + "\" id=\"" +
+               std::to_string(id++) + "\" hostname=\"localhost\"" +  // reports do not record the host
                counts_attributes(suite.instances.size(), suite.failures, suite.errors, suite.skipped, suite.time) +
-               " timestamp=\"" + a(text(p, "started")) + "\">\n    <properties>\n";
+               " timestamp=\"" + a(ant_timestamp(text(p, "started"))) + "\">\n    <properties>\n";
+        out += "      <property name=\"run\" value=\"" + a(run) + "\"/>\n";
         out += "      <property name=\"title\" value=\"" + a(text(summary, "title")) + "\"/>\n";
         out += "      <property name=\"verdict\" value=\"" + a(text(summary, "verdict")) + "\"/>\n";
         out += "      <property name=\"coverage\" value=\"" + a(percent(member(summary, "coverage"))) + "\"/>\n";
         out += "      <property name=\"pass_rate\" value=\"" + a(percent(member(summary, "pass_rate"))) + "\"/>\n";
         out += "    </properties>\n";
-        for (const Json* instance : suite.instances) out += testcase(*instance);
-        out += "  </testsuite>\n";
+        for (const Json* instance : suite.instances) out += testcase(*instance, package);
+        out += "    <system-out/>\n    <system-err/>\n  </testsuite>\n";
     }
     return out + "</testsuites>\n";
 }

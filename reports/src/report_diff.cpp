@@ -51,10 +51,6 @@ const Json& predicate_of(const Json& statement, const char* which) {
     return predicate;
 }
 
-std::string adapter_of(const Json& predicate) {
-    const std::string name = text(member(member(predicate, "adapter"), "info"), "adapter_name");
-    return name.empty() ? text(member(predicate, "adapter"), "argument") : name;
-}
 
 // Every leaf of `value` under `prefix`, as text; arrays are one leaf.
 void flatten(const Json& value, const std::string& prefix, std::map<std::string, std::string>& out) {
@@ -162,9 +158,9 @@ ReportDiff diff_reports(const Json& before_statement, const Json& after_statemen
     const Json& before = predicate_of(before_statement, "the first report");
     const Json& after = predicate_of(after_statement, "the second report");
     ReportDiff diff;
-    diff.adapter = adapter_of(after);
-    if (adapter_of(before) != diff.adapter)
-        throw DiffError("the reports are of different adapters (" + adapter_of(before) + " and " + diff.adapter +
+    diff.adapter = render::adapter_name(after);
+    if (render::adapter_name(before) != diff.adapter)
+        throw DiffError("the reports are of different adapters (" + render::adapter_name(before) + " and " + diff.adapter +
                         "): kcs diff compares two runs of one adapter; kcs table sets adapters side by side");
     diff.same_catalog = text(member(before, "spec"), "digest") == text(member(after, "spec"), "digest");
 
@@ -213,7 +209,7 @@ ReportDiff diff_reports(const Json& before_statement, const Json& after_statemen
 std::string diff_markdown(const ReportDiff& diff, std::string_view before_name, std::string_view after_name) {
     using render::escape_markdown;
     using render::markdown_code;
-    using render::short_number;
+    using render::number_text;
     std::size_t regressions = 0;
     for (const auto& c : diff.verdicts) regressions += c.regressed;
     std::string md = "# kcs diff: " + escape_markdown(diff.adapter) + "\n\n";
@@ -237,8 +233,8 @@ std::string diff_markdown(const ReportDiff& diff, std::string_view before_name, 
         md += "| instance | figure | before | after | bound | spread |\n| --- | --- | --- | --- | --- | --- |\n";
         for (const auto& f : diff.figures)
             md += "| " + markdown_code(f.instance_id) + " | " + escape_markdown(f.figure_name) + " | " +
-                  short_number(f.before) + " | " + short_number(f.after) + " | " + short_number(f.bound) + " | " +
-                  short_number(f.spread) + " |\n";
+                  number_text(f.before) + " | " + number_text(f.after) + " | " + number_text(f.bound) + " | " +
+                  number_text(f.spread) + " |\n";
     }
     const auto list = [&](const char* title, const std::vector<std::string>& ids) {
         md += "\n## " + std::string(title) + " (" + std::to_string(ids.size()) + ")\n\n";
@@ -257,7 +253,7 @@ std::string diff_markdown(const ReportDiff& diff, std::string_view before_name, 
 }
 
 Json diff_json(const ReportDiff& diff, std::string_view before_name, std::string_view after_name) {
-    const auto figure = [](double value) { return std::isfinite(value) ? Json(value) : Json(render::short_number(value)); };
+    const auto figure = [](double value) { return std::isfinite(value) ? Json(value) : Json(render::number_text(value)); };
     Json out{{"before", before_name}, {"after", after_name},   {"adapter", diff.adapter},
              {"regressed", diff.regressed()}, {"compared", diff.compared}, {"same_catalog", diff.same_catalog},
              {"verdicts", Json::array()}, {"figures", Json::array()}, {"added", diff.added},

@@ -214,7 +214,7 @@ std::string line_chart_svg(const LineChart& chart) {
         for (const auto& p : points) {
             const std::string tip = "<title>" +
                                     escape_html(s.name + (s.name.empty() ? "" : ": ") + "x " + tick_text(p.x) + ", y " +
-                                                short_number(p.y)) +
+                                                number_text(p.y)) +
                                     "</title>";
             if (!std::isfinite(p.y)) {
                 const double x = x_px(p.x);
@@ -274,11 +274,11 @@ std::string bar_chart_svg(const BarChart& chart) {
         const double bar_width = std::min(step * 0.7, 48.0);
         const bool finite = std::isfinite(b.value);
         const double y = finite ? y_axis.to_px(b.value) : top;
-        const std::string tip = b.tooltip.empty() ? b.label + ": " + short_number(b.value) : b.tooltip;
+        const std::string tip = b.tooltip.empty() ? b.label + ": " + number_text(b.value) : b.tooltip;
         out += "<rect class=\"bar" + std::string(finite ? "" : " off-scale") + "\" x=\"" + px(centre - bar_width / 2) +
                "\" y=\"" + px(y) + "\" width=\"" + px(bar_width) + "\" height=\"" + px(std::max(bottom - y, 0.0)) +
                "\" fill=\"" + (finite ? "#0072b2" : "#d55e00") + "\"><title>" + escape_html(tip) + "</title></rect>\n";
-        out += text_at(centre, y - 3, "middle", finite ? short_number(b.value) : non_finite_label(b.value));
+        out += text_at(centre, y - 3, "middle", finite ? number_text(b.value) : non_finite_label(b.value));
         if (b.limit && std::isfinite(*b.limit)) {
             const double ly = y_axis.to_px(*b.limit);
             out += line(centre - bar_width / 2 - 4, ly, centre + bar_width / 2 + 4, ly,

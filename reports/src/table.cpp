@@ -125,14 +125,16 @@ AdapterColumn make_column(const TableEntry& entry, const Json& predicate) {
 
     const Json& adapter = predicate.at("adapter");
     const Json& info = adapter.at("info");
-    column.adapter = info.is_object() ? text(info, "adapter_name") : std::string();
-    if (column.adapter.empty()) column.adapter = text(adapter, "argument");
+    column.adapter = render::adapter_name(predicate);
     if (info.is_object()) {
         column.adapter_version = text(info, "adapter_version");
         column.device = text(info, "device");
         column.vendor = text(info, "vendor");
+        column.driver_version = text(info, "driver_version");
     }
     for (const auto& option : adapter.at("options")) column.options.push_back(option.get<std::string>());
+    column.run_date = text(predicate, "started").substr(0, 10);
+    for (const auto& op : predicate.at("operators")) column.operators.push_back(op.get<std::string>());
 
     column.profile_id = text(predicate.at("profile"), "id");
     column.profile_title = text(predicate.at("profile"), "title");

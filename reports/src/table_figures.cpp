@@ -4,8 +4,9 @@
 #include "table_figures.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
+
+#include "kcs/reference/number_text.hpp"
 
 namespace kcs::reports::table_detail {
 
@@ -57,31 +58,13 @@ std::string filled(std::string_view pattern, const std::string& figure) {
     return out;
 }
 
-std::string formatted(double value, int significant_digits) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*g", significant_digits, value);
-    return buffer;
-}
-
 }  // namespace
-
-std::string number_text(double value, std::optional<double> other) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    if (value == std::trunc(value) && std::fabs(value) < 1e15) return formatted(value, 17);
-    const std::string other_text = other ? number_text(*other) : std::string();
-    for (int digits = 3; digits < 17; ++digits) {
-        std::string text = formatted(value, digits);
-        if (!other || *other == value || text != other_text) return text;
-    }
-    return formatted(value, 17);
-}
 
 std::string percent_text(double fraction) {
     double tenths = std::round(fraction * 1000.0) / 10.0;
     if (tenths >= 100.0 && fraction < 1.0) tenths = 99.9;
     if (tenths <= 0.0 && fraction > 0.0) tenths = 0.1;
-    return formatted(tenths, tenths == std::trunc(tenths) ? 17 : 4) + "%";
+    return ref::number_text(tenths) + "%";
 }
 
 FigureReading read_figure(std::string_view figure_name, double figure, double bound, bool at_least) {
@@ -107,7 +90,10 @@ FigureReading read_figure(std::string_view figure_name, double figure, double bo
     const std::string pattern =
         form ? std::string(figure == 1 ? form->one : form->many) : fallback_pattern(figure_name);
     reading.text =
-        filled(pattern, number_text(figure, bound)) + " (" + (at_least ? "≥" : "≤") + number_text(bound) + ")";
+        // Three digits fit a table cell; a figure just past its bound takes
+        // more, so that it never prints as the bound.
+        filled(pattern, ref::number_text_apart(figure, bound, 3)) + " (" + (at_least ? "≥" : "≤") +
+        ref::number_text(bound, 3) + ")";
     return reading;
 }
 

@@ -18,11 +18,6 @@ struct FigureReading {
 // the bound, cited_tolerance.hpp), otherwise a maximum.
 FigureReading read_figure(std::string_view figure_name, double figure, double bound, bool at_least);
 
-// Three significant digits (integers in full), with more digits when that
-// alone would make `value` read the same as a different `other` (a figure
-// just past its bound must not print as the bound).
-std::string number_text(double value, std::optional<double> other = std::nullopt);
-
 // "100%", "60%", "33.3%"; never "100%" for less than all, nor "0%" for more than none.
 std::string percent_text(double fraction);
 

@@ -52,17 +52,23 @@ GridCell class_cell(const TableCell& cell) {
     return out;
 }
 
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& word : words) out += (out.empty() ? "" : ", ") + word;
+    return out;
+}
+
 GridHeading heading_of(const AdapterColumn& column) {
     GridHeading heading;
     heading.adapter = column.adapter;
     if (!column.adapter_version.empty()) heading.adapter += " " + column.adapter_version;
-    if (!column.options.empty()) {
-        std::string options;
-        for (const auto& option : column.options) options += (options.empty() ? "" : ", ") + option;
-        heading.adapter += " [" + options + "]";
-    }
-    heading.device = column.device;
-    heading.vendor = column.vendor;
+    if (!column.options.empty()) heading.adapter += " [" + joined(column.options) + "]";
+    for (const auto* part : {&column.device, &column.vendor})
+        if (!part->empty()) heading.lines.push_back(*part);
+    if (!column.driver_version.empty()) heading.lines.push_back("driver " + column.driver_version);
+    heading.lines.push_back("profile " + column.profile_id + ", depth " + column.depth_id);
+    heading.lines.push_back(column.operators.empty() ? "every operator" : "only --op " + joined(column.operators));
+    if (!column.run_date.empty()) heading.lines.push_back("run " + column.run_date);
     heading.unsigned_report = column.admission == Admission::unsigned_allowed;
     heading.findings = column.findings;
     return heading;
@@ -88,6 +94,16 @@ Grid make_grid(const ComparisonTable& table) {
     grid.caption = "spec " + table.spec_version + " (" + table.spec_digest + "), " +
                    std::to_string(table.columns.size()) + (table.columns.size() == 1 ? " report" : " reports");
     for (const auto& column : table.columns) grid.headings.push_back(heading_of(column));
+    // Two runs alike in every heading line: the report files tell them apart.
+    const auto alike = [](const GridHeading& a, const GridHeading& b) {
+        return a.adapter == b.adapter && a.lines == b.lines;
+    };
+    std::vector<bool> named(grid.headings.size(), false);
+    for (std::size_t i = 0; i < grid.headings.size(); ++i)
+        for (std::size_t j = 0; j < grid.headings.size(); ++j)
+            if (i != j && alike(grid.headings[i], grid.headings[j])) named[i] = true;
+    for (std::size_t i = 0; i < grid.headings.size(); ++i)
+        if (named[i]) grid.headings[i].lines.push_back("report " + table.columns[i].source);
     for (const auto& row : table.rows) {
         GridRow out{row.class_id, row.title, {}};
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
@@ -101,7 +117,12 @@ Grid make_grid(const ComparisonTable& table) {
 
     auto& rows = grid.report_rows;
     rows.push_back(report_row(table, "Profile verdict", [](const AdapterColumn& c) {
-        return GridCell{c.profile_verdict, "", tone_of_verdict(c.profile_verdict), "", ""};
+        if (c.operators.empty()) return GridCell{c.profile_verdict, "", tone_of_verdict(c.profile_verdict), "", ""};
+        // A restricted run judged only the operators it ran: never a plain CONFORMANT.
+        return GridCell{c.profile_verdict + ", PARTIAL", "only --op " + joined(c.operators),
+                        c.profile_verdict == "CONFORMANT" ? "incomplete" : tone_of_verdict(c.profile_verdict),
+                        "the run was restricted to some operators: its verdict and coverage speak of those alone",
+                        ""};
     }));
     rows.push_back(report_row(table, "Coverage", [](const AdapterColumn& c) {
         return GridCell{fraction_text(c.coverage, c.executed, c.applicable), "", "", "executed / applicable instances", ""};

@@ -12,8 +12,10 @@ namespace kcs::reports::table_detail {
 
 struct GridHeading {
     std::string adapter;  // name and version, with options in brackets
-    std::string device;
-    std::string vendor;
+    // Below the name, one per line: device, vendor, driver, profile and
+    // depth, scope, run date; so two columns never read alike unless
+    // their runs were alike (then the report file is added).
+    std::vector<std::string> lines;
     bool unsigned_report = false;
     std::string findings;  // the column's findings page, or empty
 };

@@ -39,8 +39,7 @@ std::string markdown_table(const Grid& grid) {
     std::string out = "# " + std::string(kTitle) + "\n\n" + escape_markdown(grid.caption) + "\n\n| Class |";
     for (const auto& h : grid.headings) {
         out += " **" + escape_markdown(h.adapter) + "**";
-        if (!h.device.empty()) out += "<br>" + escape_markdown(h.device);
-        if (!h.vendor.empty()) out += "<br>" + escape_markdown(h.vendor);
+        for (const auto& line : h.lines) out += "<br>" + escape_markdown(line);
         if (h.unsigned_report) out += "<br>**UNSIGNED**";
         if (!h.findings.empty()) {
             out += "<br>[findings](";
@@ -105,8 +104,7 @@ std::string html_table(const Grid& grid) {
         "</p>\n<table>\n<thead>\n<tr><th scope=\"col\">Class</th>";
     for (const auto& h : grid.headings) {
         out += "<th scope=\"col\">" + escape_html(h.adapter);
-        for (const auto* part : {&h.device, &h.vendor})
-            if (!part->empty()) out += "<br><span class=\"device\">" + escape_html(*part) + "</span>";
+        for (const auto& line : h.lines) out += "<br><span class=\"device\">" + escape_html(line) + "</span>";
         if (h.unsigned_report) out += "<br><span class=\"unsigned\">UNSIGNED</span>";
         if (!h.findings.empty()) {
             out += "<br><a href=\"";
@@ -157,8 +155,7 @@ std::string csv_table(const Grid& grid) {
     std::string out = "class,title";
     for (const auto& h : grid.headings) {
         std::string name = h.adapter;
-        for (const auto* part : {&h.device, &h.vendor})
-            if (!part->empty()) name += "; " + *part;
+        for (const auto& line : h.lines) name += "; " + line;
         if (h.unsigned_report) name += "; UNSIGNED";
         out += ',';
         out += csv_field(name);

@@ -448,53 +448,95 @@ std::map<std::string, std::string> attributes_of(const std::string& xml, const s
     return out;
 }
 
+// Every <testsuite>'s attributes, in order.
+std::vector<std::map<std::string, std::string>> suites_of(const std::string& xml) {
+    std::vector<std::map<std::string, std::string>> out;
+    for (auto at = xml.find("<testsuite "); at != std::string::npos; at = xml.find("<testsuite ", at + 1))
+        out.push_back(attributes_of(xml.substr(at), "testsuite"));
+    return out;
+}
+
 TEST(RenderJunit, CountsMatchTheVerdicts) {
     const Json statement = render_statement({.finished = false});
     const Expected e = expected_of(statement);
     const std::string xml = render_report(statement, RenderFormat::junit, {});
-    const auto suites = attributes_of(xml, "testsuites");
+    std::map<std::string, std::size_t> totals;
+    for (const auto& suite : suites_of(xml))
+        for (const char* key : {"tests", "failures", "errors", "skipped"}) totals[key] += std::stoul(suite.at(key));
     const auto count = [&](std::initializer_list<const char*> verdicts) {
         std::size_t n = 0;
         for (const char* v : verdicts) n += e.verdicts.count(v) ? e.verdicts.at(v) : 0;
-        return std::to_string(n);
+        return n;
     };
-    EXPECT_EQ(suites.at("tests"), std::to_string(e.instances));
-    EXPECT_EQ(suites.at("failures"), count({"FAIL"}));
-    EXPECT_EQ(suites.at("errors"), count({"CRASH", "TIMEOUT", "ERROR"}));
-    EXPECT_EQ(suites.at("skipped"), count({"UNSUPPORTED", "NOT_APPLICABLE", "MISSING"}));
+    EXPECT_EQ(totals["tests"], e.instances);
+    EXPECT_EQ(totals["failures"], count({"FAIL"}));
+    EXPECT_EQ(totals["errors"], count({"CRASH", "TIMEOUT", "ERROR"}));
+    EXPECT_EQ(totals["skipped"], count({"UNSUPPORTED", "NOT_APPLICABLE", "MISSING"}));
     // one UNSUPPORTED, three missing, and the six NOT_APPLICABLE C-PRC-04 instances (f32 outputs)
-    EXPECT_EQ(suites.at("skipped"), "10");
+    EXPECT_EQ(totals["skipped"], 10u);
     EXPECT_EQ(occurrences(xml, "<testsuite "), e.classes.size());
     EXPECT_EQ(occurrences(xml, "<testcase "), e.instances);
     EXPECT_EQ(occurrences(xml, "<failure "), e.verdicts.at("FAIL"));
     EXPECT_EQ(occurrences(xml, "<error "), 3u);
     EXPECT_EQ(occurrences(xml, "<skipped "), 10u);
-    const auto first_suite = attributes_of(xml, "testsuite");
-    EXPECT_EQ(first_suite.at("name"), *e.classes.begin());
+    EXPECT_EQ(suites_of(xml).front().at("name"), *e.classes.begin());
 }
 
-TEST(RenderJunit, TestcasesAreNamedByClassAndInstance) {
+// The root carries no attributes (Ant's schema allows none); each suite
+// carries what Ant's schema requires, its timestamp without zone.
+TEST(RenderJunit, SuitesCarryWhatBothSchemasRequire) {
+    const Json statement = render_statement();
+    const std::string xml = render_report(statement, RenderFormat::junit, {});
+    EXPECT_NE(xml.find("\n<testsuites>\n"), std::string::npos);
+    int id = 0;
+    for (const auto& suite : suites_of(xml)) {
+        EXPECT_EQ(suite.at("package"), "reference-cpu");
+        EXPECT_EQ(suite.at("id"), std::to_string(id++));
+        EXPECT_EQ(suite.at("hostname"), "localhost");
+        EXPECT_TRUE(std::regex_match(suite.at("timestamp"), std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")))
+            << suite.at("timestamp");
+    }
+    EXPECT_EQ(occurrences(xml, "<system-out/>\n    <system-err/>\n  </testsuite>"), suites_of(xml).size());
+}
+
+TEST(RenderJunit, TestcasesAreNamedByAdapterClassAndInstance) {
     const Json statement = render_statement();
     const std::string xml = render_report(statement, RenderFormat::junit, {});
     for (const auto& i : statement["predicate"]["instances"])
-        EXPECT_NE(xml.find("<testcase classname=\"" + i["class"].get<std::string>() + "\" name=\"" +
+        EXPECT_NE(xml.find("<testcase classname=\"reference-cpu." + i["class"].get<std::string>() + "\" name=\"" +
                            i["id"].get<std::string>() + "\""),
                   std::string::npos)
             << i["id"];
 }
 
-// Debian's python3 parses the XML (well-formed, hostile text included) and
-// checks each suite's counts against its testcases.
-TEST(RenderJunit, PythonParsesItAndAgreesWithItsCounts) {
+// Debian's python3 parses the XML files (well-formed, hostile text included),
+// checks them against the rules of Jenkins xunit's and Ant's schemas and
+// each suite's counts against its testcases, and finds no test id twice
+// across the files of two adapters; the same adapter's file twice, or a
+// root attribute Ant's schema does not allow, it refuses.
+TEST(RenderJunit, PythonValidatesItAgainstBothSchemasAndMergesAdapters) {
+    Json other = render_statement({.finished = false});
+    other["predicate"]["adapter"]["argument"] = "opencl";
+    other["predicate"]["adapter"]["info"]["adapter_name"] = "opencl";
     const std::string xml =
         render_report(render_statement({.finished = false, .hostile = true}), RenderFormat::junit, {});
     EXPECT_EQ(xml.find("<script"), std::string::npos);
-    const auto file =
-        std::filesystem::temp_directory_path() / ("kcs-render-junit-" + std::to_string(::getpid()) + ".xml");
-    std::ofstream(file, std::ios::binary) << xml;
-    const std::string command = std::string(KCS_PYTHON3) + " " + KCS_CHECK_JUNIT + " " + file.string();
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-    std::filesystem::remove(file);
+    const auto directory = std::filesystem::temp_directory_path() / ("kcs-render-junit-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(directory);
+    const auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(directory / name, std::ios::binary) << text;
+        return " " + (directory / name).string();
+    };
+    const std::string check = std::string(KCS_PYTHON3) + " " + KCS_CHECK_JUNIT;
+    const std::string reference = write("reference.xml", xml);
+    const std::string opencl = write("opencl.xml", render_report(other, RenderFormat::junit, {}));
+    EXPECT_EQ(std::system((check + reference + opencl).c_str()), 0) << check + reference + opencl;
+    EXPECT_NE(std::system((check + opencl + opencl + " 2>/dev/null").c_str()), 0) << "a repeated file went unnoticed";
+    std::string rooted = xml;
+    rooted.replace(rooted.find("<testsuites>"), 12, "<testsuites skipped=\"0\">");
+    const std::string root_attribute = write("rooted.xml", rooted);
+    EXPECT_NE(std::system((check + root_attribute + " 2>/dev/null").c_str()), 0) << "a root attribute went unnoticed";
+    std::filesystem::remove_all(directory);
 }
 
 // ---- shared ---------------------------------------------------------------------------

@@ -243,6 +243,47 @@ TEST(Table, ReportRowsGiveVerdictCoveragePassRateSpecProfileAndDepth) {
     EXPECT_NE(md.find("| Report | ref.json | cal.json |"), std::string::npos) << md;
 }
 
+// Each heading says what a publisher needs to tell runs apart: device,
+// vendor, driver, profile and depth, scope, run date; a run restricted
+// with --op says so in its heading and its verdict row, and is never a
+// plain CONFORMANT.
+TEST(Table, HeadingsTellRunsApartAndARestrictedRunIsPartial) {
+    MadeReport restricted = conforming();
+    restricted.operators = {"softmax"};
+    restricted.driver_version = "Mesa 22.3.6";
+    restricted.started = "2026-12-06T23:59:59.999Z";
+    const auto table = build_table({entry_of(conforming(), "full.json"), entry_of(restricted, "op.json")});
+    const std::string md = render_table(table, TableFormat::markdown);
+    const std::string heading =
+        md.substr(md.find("| Class |"), md.find('\n', md.find("| Class |")) - md.find("| Class |"));
+    EXPECT_NE(heading.find("**reference-cpu 0.1.0**<br>host CPU<br>KCS<br>profile core, depth quick<br>every operator"
+                           "<br>run 2026-12-07 |"),
+              std::string::npos)
+        << heading;
+    EXPECT_NE(heading.find("<br>driver Mesa 22.3.6<br>profile core, depth quick<br>only --op softmax<br>run 2026-12-06 |"),
+              std::string::npos)
+        << heading;
+    EXPECT_NE(md.find("| Profile verdict | CONFORMANT | CONFORMANT, PARTIAL<br>only --op softmax |"), std::string::npos)
+        << md;
+    const std::string html = render_table(table, TableFormat::html);
+    EXPECT_NE(html.find("<td class=\"incomplete\" title=\"the run was restricted to some operators"), std::string::npos)
+        << html;
+    EXPECT_EQ(testing::parse_csv(render_table(table, TableFormat::csv))[0][4],
+              "reference-cpu 0.1.0; host CPU; KCS; driver Mesa 22.3.6; profile core, depth quick; only --op softmax; "
+              "run 2026-12-06");
+}
+
+// Two runs alike in every heading line: their report files tell them apart.
+TEST(Table, AlikeHeadingsNameTheirReportFiles) {
+    const auto table = build_table({entry_of(conforming(), "monday.json"), entry_of(conforming(), "tuesday.json")});
+    const auto records = testing::parse_csv(render_table(table, TableFormat::csv));
+    EXPECT_NE(records[0][2], records[0][4]);
+    EXPECT_NE(records[0][2].find("; report monday.json"), std::string::npos) << records[0][2];
+    EXPECT_NE(records[0][4].find("; report tuesday.json"), std::string::npos) << records[0][4];
+    const auto distinct = build_table({entry_of(conforming(), "a.json"), entry_of(violating(), "b.json")});
+    EXPECT_EQ(render_table(distinct, TableFormat::csv).find("; report "), std::string::npos);
+}
+
 TEST(Table, AnUnsignedReportIsMarkedInItsHeadingAndSignatureRow) {
     const auto table = build_table(
         {entry_of(conforming(), "ref.json"), entry_of(violating(), "cal.json", Admission::unsigned_allowed)});
@@ -255,8 +296,10 @@ TEST(Table, AnUnsignedReportIsMarkedInItsHeadingAndSignatureRow) {
 
     const std::string csv = render_table(table, TableFormat::csv);
     const auto records = testing::parse_csv(csv);
-    EXPECT_EQ(records[0][4], "calibration 0.1.0 [violation=f16-accumulate]; host CPU; KCS; UNSIGNED");
-    EXPECT_EQ(records[0][2], "reference-cpu 0.1.0; host CPU; KCS");
+    EXPECT_EQ(records[0][4],
+              "calibration 0.1.0 [violation=f16-accumulate]; host CPU; KCS; profile core, depth quick; every operator; "
+              "run 2026-12-07; UNSIGNED");
+    EXPECT_EQ(records[0][2], "reference-cpu 0.1.0; host CPU; KCS; profile core, depth quick; every operator; run 2026-12-07");
 
     const std::string html = render_table(table, TableFormat::html);
     EXPECT_NE(html.find("<span class=\"unsigned\">UNSIGNED</span>"), std::string::npos);
@@ -281,7 +324,8 @@ TEST(Table, CsvParsesBackIntoTheSameTable) {
     EXPECT_EQ(records[0][0], "class");
     EXPECT_EQ(records[0][4],
               "<script>alert(\"x\")</script>&'| =1+1,\"q\" 0.1.0 [violation=f16-accumulate]; "
-              "dev\r\nice, \"quoted\"; =HYPERLINK(\"http://evil\")");
+              "dev\r\nice, \"quoted\"; =HYPERLINK(\"http://evil\"); profile core, depth quick; every operator; "
+              "run 2026-12-07");
     EXPECT_EQ(records[0][5], records[0][4] + ": key figure");
 
     EXPECT_EQ(records[1], (std::vector<std::string>{"C-ORD-02", "Run-to-run determinism", "PASS 1/1", "1 hash (≤1)",

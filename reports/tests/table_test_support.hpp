@@ -47,6 +47,9 @@ struct MadeReport {
     std::string spec_version = "1.0.0";
     std::string spec_digest = kSpecDigest;
     std::string depth = "quick";
+    std::vector<std::string> operators;  // kcs certify --op; empty: every operator
+    std::string started = "2026-12-07T10:00:00.000Z";
+    std::string driver_version;
 };
 
 // The Statement, its summary computed from the instances as the report

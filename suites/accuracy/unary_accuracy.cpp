@@ -18,6 +18,7 @@
 #include "../exactness/exactness_common.hpp"
 #include "exhaustive_sweep.hpp"
 #include "kcs/reference/fill.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/special_values.hpp"
 #include "kcs/reference/unary_functions.hpp"
@@ -466,7 +467,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
         result = failed(instance, signature,
                   std::to_string(total.ulp.failed()) + " of " + std::to_string(total.judged) + " results exceed " +
                       std::to_string(static_cast<int>(bound)) + " ulp of cr = RN(" + name + "(x)); worst " +
-                      std::to_string(w.error) + " ulp at x = " + x_hex + " (" +
+                      ref::number_text(w.error) + " ulp at x = " + x_hex + " (" +
                       std::string(to_string(ulp_subdomain(f.out, name, w.x, ref::decode(f.out, total.worst_cr),
                                                           exact_zero(function, w.x)))) +
                       ")",

@@ -27,6 +27,7 @@
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
 #include "kcs/reference/bounds.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "../precision/precision_signatures.hpp"
 #include "kcs/harness/case_verdict.hpp"
@@ -154,8 +155,8 @@ harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& co
     return harness::case_verdict(
         instance, signature,
         "T=" + std::to_string(f.T) + ": " + std::to_string(f.elements_failed) + " of " + std::to_string(f.outputs) +
-            " elements beyond dot_bound, worst |y - y*| = " + std::to_string(f.worst.error) + " against " +
-            std::to_string(f.worst.bound) + " (" + f.worst_set + ")" +
+            " elements beyond dot_bound, worst |y - y*| = " + ref::number_text(f.worst.error) + " against " +
+            ref::number_text(f.worst.bound) + " (" + f.worst_set + ")" +
             (signature == "narrow-accumulator" ? ": the error grows like a narrower accumulator's"
                                                : ", but not at every longer key length: a failure that does not grow with T"),
         std::move(evidence));

@@ -22,6 +22,7 @@
 #include "../tolerance/stability_bound.hpp"
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "../precision/precision_signatures.hpp"
 #include "kcs/harness/case_verdict.hpp"
@@ -157,19 +158,19 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         return harness::case_verdict(instance, signature,
                             where(f) + std::to_string(f.nonfinite) + " outputs inf or NaN where y* is finite (first: " +
                                 "element " + std::to_string(f.first_nonfinite.index) + ", got " +
-                                f.first_nonfinite.got_bits + "; largest score " + std::to_string(f.largest_score) + ")",
+                                f.first_nonfinite.got_bits + "; largest score " + ref::number_text(f.largest_score) + ")",
                             std::move(evidence));
     }
     if (worst->over_bound > 0)
         return harness::case_verdict(instance, signature,
                             where(*worst) + std::to_string(worst->over_bound) +
                                 " finite outputs beyond stability_bound (worst |y - y*| = " +
-                                std::to_string(worst->worst.error) + " against " + std::to_string(worst->worst.bound) +
+                                ref::number_text(worst->worst.error) + " against " + ref::number_text(worst->worst.bound) +
                                 ")",
                             std::move(evidence));
     return harness::case_verdict(instance, "",
                         "every output finite and within stability_bound; worst error/bound " +
-                            std::to_string(worst->worst_ratio),
+                            ref::number_text(worst->worst_ratio),
                         std::move(evidence));
 }
 

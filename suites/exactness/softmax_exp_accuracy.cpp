@@ -12,6 +12,7 @@
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
 #include "exp_probe_rows.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/unary_functions.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -104,7 +105,7 @@ harness::CaseResult judge_exp_probabilities(harness::ProbeContext& context, cons
     harness::CaseResult result =
         failed(instance, signature,
                std::to_string(tally.failed()) + " probabilities exceed " + std::to_string(static_cast<int>(bound)) +
-                   " ulp of cr = RN(exp(x)); worst " + std::to_string(w.error) +
+                   " ulp of cr = RN(exp(x)); worst " + ref::number_text(w.error) +
                    " ulp at x = " + hex(f.in, bits_at(x, w.index)),
                std::move(e));
     if (failures_only_at_subnormals(tally, f.out)) result.assumes = {"C-CMP-02"};

@@ -26,6 +26,7 @@
 #include "../tolerance/stability_bound.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/layernorm_oracle.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "norm_probes.hpp"
@@ -66,7 +67,7 @@ std::vector<NormRows> data_sets(const std::string& input, std::int64_t rows, std
     const ref::Normal large = large_mean_distribution(input);
     std::vector<NormRows> sets;
     sets.push_back({"(1) normal(0,1)", StabilityRole::baseline, drawn(input, {rows, L}, ref::Normal{0.0, 1.0}, 0), rows});
-    sets.push_back({"(5) normal(" + std::to_string(large.mean) + ", " + std::to_string(large.std) + ")", StabilityRole::provoking,
+    sets.push_back({"(5) normal(" + ref::number_text(large.mean) + ", " + ref::number_text(large.std) + ")", StabilityRole::provoking,
                     drawn(input, {rows, L}, large, 0), rows});
 
     NormRows constant{"(6) constant rows, c from uniform(512,1024)", StabilityRole::provoking, {}, rows};
@@ -76,7 +77,7 @@ std::vector<NormRows> data_sets(const std::string& input, std::int64_t rows, std
 
     const double largest = ref::info(float_format(input)).max_finite;
     const double spread = 0x1p-4 * std::fmin(largest, 0x1p64 / std::sqrt(static_cast<double>(L)));
-    sets.push_back({"(7) normal(0, " + std::to_string(spread) + ")", StabilityRole::other,
+    sets.push_back({"(7) normal(0, " + ref::number_text(spread) + ")", StabilityRole::other,
                     drawn(input, {rows, L}, ref::Normal{0.0, spread}, 0), rows});
     return sets;
 }
@@ -229,12 +230,12 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         return harness::case_verdict(instance, signature,
                             where(*worst) + std::to_string(worst->result.elements_over_bound) +
                                 " finite outputs beyond stability_bound (worst |y - y*| = " +
-                                std::to_string(worst->worst.error) + " against " + std::to_string(worst->worst.bound) +
+                                ref::number_text(worst->worst.error) + " against " + ref::number_text(worst->worst.bound) +
                                 ")",
                             std::move(evidence));
     return harness::case_verdict(instance, "",
                         "every output finite and within stability_bound; worst error/bound " +
-                            std::to_string(worst->result.worst_ratio),
+                            ref::number_text(worst->result.worst_ratio),
                         std::move(evidence));
 }
 

@@ -19,6 +19,7 @@
 #include "../tolerance/model_citation.hpp"
 #include "kcs/reference/bounds.hpp"
 #include "kcs/reference/formats.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "precision_probes.hpp"
 #include "precision_signatures.hpp"
@@ -308,13 +309,13 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         const double stall = computed_sum_of_ones(reducing_operator(instance), f.stalled_element.got);
         evidence.worst = f.stalled_element;
         evidence.details["worst_data_set"] = "ones";
-        message = at + "a sum of " + std::to_string(f.K) + " ones stalled at " + std::to_string(stall) + " (2^" +
+        message = at + "a sum of " + std::to_string(f.K) + " ones stalled at " + ref::number_text(stall) + " (2^" +
                   std::to_string(std::ilogb(stall)) + "): an accumulator with " + std::to_string(std::ilogb(stall)) +
                   " significand bits, not " + accumulate_dtype(instance) + effective_precision(instance, sweep, evidence);
     } else if (f.elements_failed > 0) {
         message = at + std::to_string(f.elements_failed) + " of " + std::to_string(f.outputs) +
-                  " elements beyond dot_bound, worst |y - y*| = " + std::to_string(f.worst.error) + " against " +
-                  std::to_string(f.worst.bound) + " (" + f.worst_set + ")" +
+                  " elements beyond dot_bound, worst |y - y*| = " + ref::number_text(f.worst.error) + " against " +
+                  ref::number_text(f.worst.bound) + " (" + f.worst_set + ")" +
                   (signature == kNarrowAccumulator
                        ? ": the error grows like a narrower accumulator's" + effective_precision(instance, sweep, evidence)
                        : std::string(", but not at every larger K: a failure that does not grow with K"));
@@ -323,10 +324,10 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.figure_name = mean ? "|mean e| / its limit" : "variance of e / its limit";
         evidence.figure = mean ? mean_ratio(f) : variance_ratio(f);
         message = at + "every element within dot_bound, but the " +
-                  (mean ? "mean of e is " + std::to_string(f.pooled.mean) + " against a limit of " +
-                              std::to_string(f.pooled.mean_limit)
-                        : "variance of e is " + std::to_string(f.pooled.variance) + " against a limit of " +
-                              std::to_string(f.pooled.variance_limit));
+                  (mean ? "mean of e is " + ref::number_text(f.pooled.mean) + " against a limit of " +
+                              ref::number_text(f.pooled.mean_limit)
+                        : "variance of e is " + ref::number_text(f.pooled.variance) + " against a limit of " +
+                              ref::number_text(f.pooled.variance_limit));
     }
     return harness::case_verdict(instance, signature, message, std::move(evidence));
 }

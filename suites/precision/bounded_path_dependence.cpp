@@ -26,6 +26,7 @@
 #include "../tolerance/model_citation.hpp"
 #include "../tolerance/order_bound.hpp"
 #include "kcs/reference/formats.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reference/permutation.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "../exactness/exactness_common.hpp"
@@ -120,11 +121,6 @@ void set_b_row(ReductionProblem& p, std::uint64_t position, double value) {
         p.b[position * static_cast<std::size_t>(p.cols) + col] = value;
 }
 
-std::string number_text(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", x);
-    return text;
-}
 
 // (1), (2) and (3) for one shape. The large entries of (2) start at the first and
 // last positions, that of (3) at the first; the placements put them at the
@@ -160,7 +156,7 @@ std::vector<BaseProblem> base_problems(const harness::Instance& instance, const 
 
     // matmul: the large entry is in A only, B keeps its normal(0,1) values
     const double large = large_entry(op);
-    BaseProblem single{renamed(normal, "one entry " + number_text(large) + " among normal(0,1)"),
+    BaseProblem single{renamed(normal, "one entry " + ref::number_text(large) + " among normal(0,1)"),
                        {0},
                        {{n - 1}, {n / 2}},
                        {"large entry at the end", "large entry in the middle"}};

@@ -22,6 +22,7 @@
 #include "../tolerance/model_citation.hpp"
 #include "../tolerance/stability_bound.hpp"
 #include "kcs/reference/formats.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/reference/special_values.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -260,21 +261,21 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         evidence.worst = drift->worst_row;
         return harness::case_verdict(instance, signature,
                             where(*drift) + "row " + std::to_string(drift->result.worst_row) + " sums to 1 + " +
-                                std::to_string(drift->worst_row.got - 1.0) + ", beyond the bound " +
-                                std::to_string(drift->result.row_sum_bound),
+                                ref::number_text(drift->worst_row.got - 1.0) + ", beyond the bound " +
+                                ref::number_text(drift->result.row_sum_bound),
                             std::move(evidence));
     }
     if (worst->result.elements_over_bound > 0)
         return harness::case_verdict(
             instance, signature,
             where(*worst) + std::to_string(worst->result.elements_over_bound) +
-                " finite outputs beyond stability_bound (worst |y - y*| = " + std::to_string(worst->worst.error) +
-                " against " + std::to_string(worst->worst.bound) + ") with row sums within their bound",
+                " finite outputs beyond stability_bound (worst |y - y*| = " + ref::number_text(worst->worst.error) +
+                " against " + ref::number_text(worst->worst.bound) + ") with row sums within their bound",
             std::move(evidence));
     return harness::case_verdict(instance, "",
                         "every output finite and within stability_bound, every row sum within its bound; worst "
                         "error/bound " +
-                            std::to_string(worst->result.worst_ratio),
+                            ref::number_text(worst->result.worst_ratio),
                         std::move(evidence));
 }
 

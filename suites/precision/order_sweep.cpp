@@ -5,6 +5,7 @@
 
 #include "../tolerance/model_citation.hpp"
 #include "kcs/harness/case_verdict.hpp"
+#include "kcs/reference/number_text.hpp"
 
 namespace kcs::suites::precision {
 
@@ -110,10 +111,10 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
         const OrderBoundResult& r = widest->result;
         return harness::case_verdict(instance, kDiameterExceeded,
                             where + "element " + std::to_string(r.worst_diameter_element) +
-                                " spreads by D = " + std::to_string(r.worst_diameter) + " between '" +
+                                " spreads by D = " + ref::number_text(r.worst_diameter) + " between '" +
                                 widest->order_names[r.lowest_order] + "' and '" + widest->order_names[r.highest_order] +
-                                "', beyond " + std::to_string(model.diameter_factor) +
-                                " B = " + std::to_string(model.diameter_factor * r.worst_diameter_bound),
+                                "', beyond " + ref::number_text(model.diameter_factor) +
+                                " B = " + ref::number_text(model.diameter_factor * r.worst_diameter_bound),
                             std::move(evidence));
     }
     if (error_failed) {
@@ -134,8 +135,8 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
                 instance, "unmatched",
                 where_in_sweep(*furthest_k, *furthest) + "every one of the " +
                     std::to_string(furthest->order_names.size()) + " orders, '" + furthest->order_names.front() +
-                    "' among them, gives results beyond B (the worst |y - y*| = " + std::to_string(r.worst_error) +
-                    " against B = " + std::to_string(r.worst_error_bound) +
+                    "' among them, gives results beyond B (the worst |y - y*| = " + ref::number_text(r.worst_error) +
+                    " against B = " + ref::number_text(r.worst_error_bound) +
                     "): the error does not depend on the order",
                 std::move(evidence));
             result.assumes = {"C-PRC-01"};
@@ -144,13 +145,13 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
         return harness::case_verdict(
             instance, kOrderErrorExceeded,
             where_in_sweep(*furthest_k, *furthest) + "order '" +
-                furthest->order_names[r.worst_error_order] + "' gives |y - y*| = " + std::to_string(r.worst_error) +
-                " beyond B = " + std::to_string(r.worst_error_bound) + " while every diameter is within its bound",
+                furthest->order_names[r.worst_error_order] + "' gives |y - y*| = " + ref::number_text(r.worst_error) +
+                " beyond B = " + ref::number_text(r.worst_error_bound) + " while every diameter is within its bound",
             std::move(evidence));
     }
     return harness::case_verdict(instance, "",
-                        "every order within B and every diameter within " + std::to_string(model.diameter_factor) +
-                            " B; largest D / B " + std::to_string(widest->result.worst_diameter_ratio),
+                        "every order within B and every diameter within " + ref::number_text(model.diameter_factor) +
+                            " B; largest D / B " + ref::number_text(widest->result.worst_diameter_ratio),
                         std::move(evidence));
 }
 

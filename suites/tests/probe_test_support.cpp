@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "kcs/host/adapter_search.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "probes.hpp"
 
 namespace kcs::suites::testing {
@@ -72,6 +73,13 @@ ProbeRun run(const harness::Instance& instance, const std::string& adapter_name,
     for (const auto& [id, value] : claims) in_force.values[id] = value;
     auto result = harness::run_instance(instance, probe, f.catalog, in_force, adapter, 1,
                                         f.catalog.find_depth(depth)->seeds);
+    // Every probe's message shows its numbers with ref::number_text: never
+    // as %f does ("21267647932558653966460912964485513216.000000 ulp", or
+    // "0.000000" for 1e-10), which six zeros after a point give away.
+    for (const auto& c : result.cases)
+        EXPECT_EQ(c.result.message.find(".000000"), std::string::npos)
+            << instance.id << " seed " << c.seed << ": a number in the message is not number_text's: "
+            << c.result.message;
     return {result.verdict, std::move(result)};
 }
 
@@ -105,7 +113,8 @@ std::string describe(const harness::InstanceResult& result) {
         if (!c.result.violated_class.empty()) out += " " + c.result.violated_class;
         if (!c.result.signature.empty()) out += " " + c.result.signature;
         out += ": " + c.result.message + " (" + c.result.evidence.figure_name + " " +
-               std::to_string(c.result.evidence.figure) + " vs bound " + std::to_string(c.result.evidence.bound) + ")";
+               ref::number_text(c.result.evidence.figure) + " vs bound " + ref::number_text(c.result.evidence.bound) +
+               ")";
     }
     return out;
 }

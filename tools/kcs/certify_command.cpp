@@ -11,7 +11,10 @@
 
 #include "certify_summary.hpp"
 #include "commands.hpp"
+#include "expected_failures.hpp"
+#include "live_display.hpp"
 #include "mustpass.hpp"
+#include "kcs/harness/progress.hpp"
 #include "kcs/harness/runner.hpp"
 #include "kcs/harness/shard.hpp"
 #include "kcs/reference/unary_functions.hpp"
@@ -60,6 +63,7 @@ struct CertifyOptions {
     int jobs = 1;
     std::string shard;  // "I/N"; empty: the environment's, else the whole plan
     std::string costs;  // a report whose wall times cut the plan; empty: the built-in table
+    std::string baseline, flakes;  // what a CI job expects not to pass (expected_failures.hpp)
 };
 
 // "reports/out/NAME-PROFILE-DEPTH-20240501T120000Z[-shard-I-of-N]".
@@ -105,19 +109,30 @@ std::vector<harness::Instance> covered_instances(std::vector<harness::Instance> 
     return part;
 }
 
+// What the cost model expects an instance of the covered plan to take (a
+// part of a split sweep: its share).
+double expected_seconds(const harness::Instance& instance, const harness::CostModel& costs) {
+    return costs.expected_seconds(instance) / static_cast<double>(instance.sweep ? instance.sweep->count : 1);
+}
+
 // Runs the applicable instances on `adapters`, one thread per adapter,
 // each taking the next instance not yet taken, until all are done or a
 // stop is requested. An exception costs its instance (ERROR), not the run.
 // `order`: the plan indices, most expensive first.
 void run_instances(RunRecorder& recorder, const RunSetup& setup, const std::vector<std::size_t>& order,
-                   std::vector<std::unique_ptr<host::IsolatedAdapter>>& adapters) {
+                   std::vector<std::unique_ptr<host::IsolatedAdapter>>& adapters, const harness::CostModel& costs) {
     const auto& run = recorder.description();
     const auto& plan = recorder.plan();
+    double expected_s = 0;
+    for (const auto& instance : plan) expected_s += expected_seconds(instance, costs);
+    LiveDisplay display(std::cout, LiveDisplay::for_stdout(plan.size(), adapters.size(), expected_s));
     std::atomic<std::size_t> next{0};
-    auto work = [&](host::IsolatedAdapter& adapter) {
+    auto work = [&](host::IsolatedAdapter& adapter, std::size_t worker) {
+        const harness::ProgressScope sweeps(&display.sink(worker));
         for (std::size_t k = next++; k < order.size() && stop_signal.load() == 0; k = next++) {
             const std::size_t i = order[k];
             const harness::Instance& instance = plan[i];
+            display.begin(worker, instance.id, expected_seconds(instance, costs));
             harness::InstanceResult result;
             try {
                 const auto probe = suites::find_probe(instance.contract->id, instance.op->id);
@@ -130,19 +145,21 @@ void run_instances(RunRecorder& recorder, const RunSetup& setup, const std::vect
                 c.result.message = std::string("harness failed: ") + e.what();
                 result.cases.push_back(std::move(c));
             }
+            display.end(worker, result);
             recorder.record(i, std::move(result));
         }
     };
     recorder.cases_begin();
     std::vector<std::thread> workers;
     for (std::size_t j = 1; j < adapters.size(); ++j)
-        workers.emplace_back([&work, &adapter = *adapters[j]] {
-            work(adapter);
+        workers.emplace_back([&work, &adapter = *adapters[j], j] {
+            work(adapter, j);
             ref::release_thread_caches();  // the probes' oracles may take the MPFR path
         });
-    work(*adapters[0]);
+    work(*adapters[0], 0);
     for (auto& w : workers) w.join();
     recorder.cases_end();
+    display.finish();
 }
 
 }  // namespace
@@ -188,6 +205,15 @@ void add_certify_command(CLI::App& app, int& exit_code) {
                         "take about the same time; kcs merge joins the N reports. Without it, "
                         "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS name "
                         "the shard when set; 0/1 runs the whole plan whatever the environment says");
+    certify
+        ->add_option("--baseline", o->baseline,
+                     "Expected failures, one instance id per line (optionally ,VERDICT): exit 0 when every "
+                     "failure is listed and every listed instance still fails")
+        ->check(CLI::ExistingFile);
+    certify
+        ->add_option("--flakes", o->flakes,
+                     "Glob patterns over instance ids, one per line: their failures are flakes and do not fail the run")
+        ->check(CLI::ExistingFile);
     certify->add_option("--costs", o->costs,
                         "A report.json of an earlier run whose instance times cut the shards (default: the table "
                         "kcs carries for the depth); every shard of a run must be given the same");
@@ -197,7 +223,9 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         "a second one ends kcs at once, leaving the last partial report. Without --key the report is unsigned "
         "(a development run, never a certificate).\n"
         "Exit 0 when the profile is CONFORMANT, 1 when it is NON-CONFORMANT or INCOMPLETE (or the run was "
-        "interrupted), 2 on a usage or input error.");
+        "interrupted), 2 on a usage or input error. With --baseline or --flakes (a CI job's expected failures): "
+        "exit 0 when every failing instance is expected and no listed one passed, else 1; the report records "
+        "every verdict as it was.");
     certify->callback([&exit_code, o] {
         const auto command_start = Clock::now();
         // Keys first: a run that cannot be signed as asked should not start.
@@ -209,6 +237,9 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         } else if (!o->signer.empty()) {
             signer = signer_of(reports::read_public_key(o->signer));
         }
+        ExpectedFailures expected;  // ExpectationFileError: exit 2 in main, before any worker starts
+        read_baseline(o->baseline, expected);
+        read_flakes(o->flakes, expected);
         const auto shard = requested_shard(o->shard);  // std::invalid_argument: exit 2 in main
         install_stop_handlers();
         const auto setup = prepare_run(o->run);
@@ -284,7 +315,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
                       << "): " << recorder.plan().size() << " of the plan's " << shard_record->plan_instances
                       << " instances, expected " << std::fixed << std::setprecision(1) << shard_record->expected_s
                       << " s (cost model: " << costs.source() << ")" << std::defaultfloat << std::endl;
-        run_instances(recorder, *setup, order, adapters);
+        run_instances(recorder, *setup, order, adapters, costs);
 
         const int signal = stop_signal.load();
         const auto report = recorder.finish(signal ? reports::RunState::interrupted : reports::RunState::finished);
@@ -293,6 +324,11 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         print_certify_summary(report, file);
         if (key) write_envelope(out, report, *key);
         exit_code = !signal && report["predicate"]["summary"]["profile"]["verdict"] == "CONFORMANT" ? 0 : 1;
+        if (!expected.empty()) {
+            const CiComparison comparison = compare_with_expected(report, expected);
+            std::cout << "\n" << describe(comparison);
+            exit_code = !signal && comparison.passes() ? 0 : 1;
+        }
     });
 }
 

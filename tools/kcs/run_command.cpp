@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "kcs/harness/runner.hpp"
 #include "kcs/host/adapter_search.hpp"
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reports/report.hpp"
 #include "probes.hpp"
 #include "run_setup.hpp"
@@ -20,12 +21,9 @@ namespace kcs::cli {
 
 namespace {
 
-// The shortest text that reads back as the same double.
-std::string number_text(double value) {
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
-    return std::string(text, end);
-}
+// A replayed case shows its values exactly: a person compares them with
+// the report's or copies them.
+using ref::round_trip_text;
 
 void print_case(const harness::Instance& instance, const harness::CaseRecord& record, const std::string& library) {
     const auto& r = record.result;
@@ -39,14 +37,14 @@ void print_case(const harness::Instance& instance, const harness::CaseRecord& re
     std::cout << "\n";
     if (!r.message.empty()) std::cout << "message   " << r.message << "\n";
     if (!e.figure_name.empty())
-        std::cout << "evidence  " << e.figure_name << " = " << number_text(e.figure) << " (bound "
-                  << number_text(e.bound) << ")\n";
+        std::cout << "evidence  " << e.figure_name << " = " << round_trip_text(e.figure) << " (bound "
+                  << round_trip_text(e.bound) << ")\n";
     if (e.worst) {
         const auto& w = *e.worst;
-        std::cout << "worst     element " << w.index << ": expected " << number_text(w.expected) << " ("
-                  << reports::hex_float(w.expected) << "), got " << number_text(w.got)
-                  << (w.got_bits.empty() ? "" : " (bits " + w.got_bits + ")") << ", error " << number_text(w.error)
-                  << ", bound " << number_text(w.bound) << "\n";
+        std::cout << "worst     element " << w.index << ": expected " << round_trip_text(w.expected) << " ("
+                  << reports::hex_float(w.expected) << "), got " << round_trip_text(w.got)
+                  << (w.got_bits.empty() ? "" : " (bits " + w.got_bits + ")") << ", error " << round_trip_text(w.error)
+                  << ", bound " << round_trip_text(w.bound) << "\n";
         // The inputs the element depends on, a few to a line.
         for (std::size_t i = 0; i < w.inputs.size(); ++i)
             std::cout << (i % 6 == 0 ? (i == 0 ? "inputs    " : "\n          ") : "  ") << w.inputs[i];

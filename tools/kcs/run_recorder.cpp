@@ -1,25 +1,10 @@
 #include "run_recorder.hpp"
 
-#include <iomanip>
 #include <iostream>
 
 #include "kcs/reports/report_file.hpp"
 
 namespace kcs::cli {
-
-namespace {
-
-// A failure is shown when it happens, not only at the end of a long run.
-void announce(const harness::InstanceResult& r) {
-    using harness::Verdict;
-    if (r.verdict != Verdict::fail && r.verdict != Verdict::crash && r.verdict != Verdict::timeout) return;
-    std::cout << std::left << std::setw(8) << harness::to_string(r.verdict) << " " << r.instance->id;
-    if (const auto worst = reports::worst_case(r))
-        std::cout << "  seed " << r.cases[*worst].seed << ": " << r.cases[*worst].result.message;
-    std::cout << std::endl;
-}
-
-}  // namespace
 
 RunRecorder::RunRecorder(reports::RunDescription description, reports::RunResults results, std::filesystem::path file,
                          Clock::time_point started)
@@ -47,7 +32,6 @@ void RunRecorder::cases_end() {
 
 void RunRecorder::record(std::size_t index, harness::InstanceResult result) {
     std::lock_guard lock(mutex_);
-    announce(result);
     results_.results[index] = std::move(result);
     changed_ = true;
 }

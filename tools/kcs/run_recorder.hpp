@@ -35,7 +35,7 @@ public:
     void cases_begin();
     void cases_end();
 
-    // Thread-safe; a FAIL, CRASH or TIMEOUT is also shown at once.
+    // Thread-safe.
     void record(std::size_t index, harness::InstanceResult result);
 
     // Stops the writer and writes the final report; returns it.

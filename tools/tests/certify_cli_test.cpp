@@ -118,6 +118,10 @@ TEST_F(CertifyCli, ReduceMaxAtSmokeDepthWritesAValidReportWhoseReproLinesReplay)
     EXPECT_EQ(r.exit_code == 0, profile["verdict"] == "CONFORMANT");
     EXPECT_NE(r.out.find("profile core: " + profile["verdict"].get<std::string>()), std::string::npos) << r.out;
     EXPECT_NE(r.out.find((out / "report.json").string()), std::string::npos) << r.out;
+    // Off a terminal, a whole line per instance with its count, and the end (tools/kcs/live_display.hpp).
+    const std::string n = std::to_string(p["instances"].size());
+    EXPECT_NE(r.out.find("\n[" + std::string(n.size() - 1, ' ') + "1/" + n + "] "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n[" + n + "/" + n + "] done in "), std::string::npos) << r.out;
 
     // Replay one case of each verdict the report has: kcs run prints the same verdict.
     std::set<std::string> replayed;
@@ -209,6 +213,53 @@ TEST_F(CertifyCli, AnAdapterOfferingGatherNeedsItsOobPolicy) {
     EXPECT_TRUE(p["claims"]["not_needed"].empty()) << p["claims"].dump(2);
     ASSERT_EQ(p["summary"]["profile"]["rejected_claims"].size(), 1u) << p["summary"]["profile"].dump(2);
     EXPECT_EQ(p["summary"]["profile"]["rejected_claims"][0]["id"], "oob_policy");
+}
+
+// A CI job's expected failures (deqp-runner's --baseline and --flakes): the
+// violator's failures listed, one of them as a flake, make the run exit 0
+// and list them; one left out makes it exit 1, naming it; a bad line exits
+// 2 with FILE:LINE before anything runs.
+TEST_F(CertifyCli, ABaselineOfEveryFailurePassesCiAndANewFailureDoesNot) {
+    const std::string run =
+        "certify --adapter calibration --option violation=nan-dropping-max --depth smoke --op reduce_max --out ";
+    const Outcome first = kcs(run + (dir_ / "first").string());
+    ASSERT_EQ(first.exit_code, 1) << first.out << first.err;
+    std::vector<std::pair<std::string, std::string>> failing;  // id, verdict
+    const Json report = read_json(dir_ / "first" / "report.json");
+    for (const auto& i : report["predicate"]["instances"]) {
+        const std::string verdict = i["verdict"];
+        if (verdict != "PASS" && verdict != "UNSUPPORTED" && verdict != "NOT_APPLICABLE")
+            failing.emplace_back(i["id"], verdict);
+    }
+    ASSERT_GE(failing.size(), 2u);
+    {
+        std::ofstream baseline(dir_ / "baseline.txt");
+        baseline << "# the violator's known failures\n";
+        for (std::size_t k = 1; k < failing.size(); ++k) baseline << failing[k].first << "," << failing[k].second << "\n";
+        std::ofstream(dir_ / "flakes.txt") << failing[0].first << "\n";
+    }
+    const std::string lists = " --baseline " + (dir_ / "baseline.txt").string();
+    const Outcome expected = kcs(run + (dir_ / "second").string() + lists + " --flakes " + (dir_ / "flakes.txt").string());
+    EXPECT_EQ(expected.exit_code, 0) << expected.out << expected.err;
+    EXPECT_NE(expected.out.find("expected failures: " + std::to_string(failing.size() - 1) +
+                                " as the baseline lists, 1 flaky, 0 unexpected, 0 listed but passed"),
+              std::string::npos)
+        << expected.out;
+    EXPECT_NE(expected.out.find("    " + failing[1].first + ": " + failing[1].second + "\n"), std::string::npos);
+
+    const Outcome unexpected = kcs(run + (dir_ / "third").string() + lists);
+    EXPECT_EQ(unexpected.exit_code, 1) << unexpected.out << unexpected.err;
+    EXPECT_NE(unexpected.out.find("unexpected (not in the baseline):\n    " + failing[0].first + ": " + failing[0].second),
+              std::string::npos)
+        << unexpected.out;
+    EXPECT_EQ(read_json(dir_ / "third" / "report.json")["predicate"]["summary"]["profile"]["verdict"],
+              "NON-CONFORMANT");
+
+    std::ofstream(dir_ / "bad.txt") << failing[0].first << ",SLOW\n";
+    const Outcome bad = kcs(run + (dir_ / "fourth").string() + " --baseline " + (dir_ / "bad.txt").string());
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find((dir_ / "bad.txt").string() + ":1: verdict 'SLOW'"), std::string::npos) << bad.err;
+    EXPECT_FALSE(fs::exists(dir_ / "fourth"));
 }
 
 TEST_F(CertifyCli, AnUnknownProfileExitsTwoAndWritesNothing) {

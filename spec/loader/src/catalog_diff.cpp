@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "kcs/reference/number_text.hpp"
 #include "kcs/spec/text_patterns.hpp"
 #include "kcs/spec/tolerance_models.hpp"
 
@@ -444,8 +445,8 @@ CatalogDiff diff_catalogs(const Catalog& a, const Catalog& b) {
     d.keyed("functional test", a.functional_tests, b.functional_tests, [](const FunctionalTest& x) { return x.id; },
             Step::minor, [&](const std::string& s, const FunctionalTest& x, const FunctionalTest& y) {
                 d.value(s, "check", x.check, y.check, Step::major);
-                d.value(s, "rtol", std::to_string(x.rtol), std::to_string(y.rtol), Step::major);
-                d.value(s, "atol", std::to_string(x.atol), std::to_string(y.atol), Step::major);
+                d.value(s, "rtol", ref::round_trip_text(x.rtol), ref::round_trip_text(y.rtol), Step::major);
+                d.value(s, "atol", ref::round_trip_text(x.atol), ref::round_trip_text(y.atol), Step::major);
                 d.value(s, "distribution", x.distribution, y.distribution, Step::major);
                 d.value(s, "shapes", Json(x.shapes).dump(), Json(y.shapes).dump(), Step::major);
                 d.text(s, "description", x.description, y.description);

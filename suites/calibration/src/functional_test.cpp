@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "kcs/reference/number_text.hpp"
 #include "kcs/reference/parse_distribution.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "../../ordering/gather_problems.hpp"
@@ -112,8 +113,8 @@ FunctionalOutcome run_functional_test(const spec::FunctionalTest& test, const ha
     outcome.passed = outcome.worst_ratio <= 1.0;
     if (!outcome.passed)
         outcome.message = "allclose fails at element " + std::to_string(outcome.worst_index) + ": got " +
-                          std::to_string(outcome.got) + ", reference " + std::to_string(outcome.reference) +
-                          " (" + std::to_string(outcome.worst_ratio) + " x the allowed difference)";
+                          ref::number_text(outcome.got) + ", reference " + ref::number_text(outcome.reference) +
+                          " (" + ref::number_text(outcome.worst_ratio) + " x the allowed difference)";
     return outcome;
 }
 

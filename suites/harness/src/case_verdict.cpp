@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kcs/reference/number_text.hpp"
 #include "kcs/spec/tolerance_models.hpp"
 
 namespace kcs::harness {
@@ -17,8 +18,8 @@ void require_figure_agrees(const Instance& instance, bool pass, const Evidence& 
                                        instance.contract->tolerance.model + "'");
     if (spec::figure_holds(*model, evidence.figure, evidence.bound) == pass) return;
     throw std::logic_error(instance.id + ": a " + (pass ? "PASS" : "FAIL") + " whose figure " +
-                           std::to_string(evidence.figure) + " (" + evidence.figure_name + ") " +
-                           (pass ? "breaks" : "keeps within") + " its bound " + std::to_string(evidence.bound) +
+                           ref::number_text(evidence.figure) + " (" + evidence.figure_name + ") " +
+                           (pass ? "breaks" : "keeps within") + " its bound " + ref::number_text(evidence.bound) +
                            " under " + model->name);
 }
 

@@ -11,6 +11,7 @@
 
 #include "kcs/harness/guarded_device.hpp"
 #include "kcs/reference/formats.hpp"
+#include "kcs/reference/number_text.hpp"
 
 namespace kcs::harness {
 
@@ -40,7 +41,7 @@ std::uint64_t integer_bits(kcs_dtype dtype, double value) {
         default: low = -0x1p63, high = 0x1p63 - 1024; break;
     }
     if (!(value >= low && value <= high) || std::trunc(value) != value)
-        throw std::invalid_argument("HostTensor::set_value: " + std::to_string(value) + " is not a " +
+        throw std::invalid_argument("HostTensor::set_value: " + ref::number_text(value) + " is not a " +
                                     dtype_name(dtype) + " value");
     return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
 }

@@ -12,6 +12,9 @@
 #include <type_traits>
 #include <variant>
 
+#include "kcs/harness/progress.hpp"
+#include "kcs/reference/number_text.hpp"
+
 namespace kcs::harness {
 
 namespace {
@@ -46,6 +49,7 @@ std::string attribute_text(const host::AttributeValue& value) {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, std::string>) return v;
             else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+            else if constexpr (std::is_floating_point_v<T>) return ref::number_text(v);
             else return std::to_string(v);
         },
         value);
@@ -115,6 +119,10 @@ GuardedRun ProbeContext::run_for_status(const Invocation& invocation, const Tens
 }
 
 void ProbeContext::progress(std::string_view what, std::uint64_t done, std::uint64_t total) {
+    if (ProgressSink* sink = thread_progress_sink()) {
+        sink->sweep(what, done, total);
+        return;
+    }
     static const bool terminal = isatty(STDERR_FILENO) == 1;
     if (!terminal || total == 0) return;
     const auto now = std::chrono::steady_clock::now();

@@ -26,6 +26,33 @@ const char* type_name(VkPhysicalDeviceType type) {
     }
 }
 
+// "Mesa (0x10005)": vendorID is a PCI vendor ID, or one of Khronos's
+// VkVendorId values for vendors without one; the number alone means
+// nothing to a reader of a report.
+std::string vendor_text(std::uint32_t id) {
+    const char* name = "";
+    switch (id) {
+        case 0x1002: name = "AMD"; break;
+        case 0x1010: name = "Imagination"; break;
+        case 0x106B: name = "Apple"; break;
+        case 0x10DE: name = "NVIDIA"; break;
+        case 0x13B5: name = "Arm"; break;
+        case 0x1AE0: name = "Google"; break;
+        case 0x5143: name = "Qualcomm"; break;
+        case 0x8086: name = "Intel"; break;
+        case VK_VENDOR_ID_VIV: name = "Vivante"; break;
+        case VK_VENDOR_ID_VSI: name = "VeriSilicon"; break;
+        case VK_VENDOR_ID_KAZAN: name = "Kazan"; break;
+        case VK_VENDOR_ID_CODEPLAY: name = "Codeplay"; break;
+        case VK_VENDOR_ID_MESA: name = "Mesa"; break;
+        case VK_VENDOR_ID_POCL: name = "PoCL"; break;
+        default: break;
+    }
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%04x", id);
+    return *name ? std::string(name) + " (" + hex + ")" : std::string("vendor ") + hex;
+}
+
 // Lower is preferred when no device= is given.
 int preference(VkPhysicalDeviceType type) {
     switch (type) {
@@ -122,9 +149,7 @@ Device::Device(const Options& options) {
         d.type = type_name(basic.deviceType);
         d.api_version = version_text(basic.apiVersion);
         d.driver_version = std::to_string(basic.driverVersion);
-        char vendor[16];
-        std::snprintf(vendor, sizeof vendor, "0x%04x", basic.vendorID);
-        d.vendor = vendor;
+        d.vendor = vendor_text(basic.vendorID);
         if (v12) {
             d.driver_name = driver.driverName;
             d.driver_info = driver.driverInfo;

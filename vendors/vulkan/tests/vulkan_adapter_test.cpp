@@ -53,6 +53,21 @@ TEST(VulkanOpen, InfoReportsTheFloatControlsAndHowF16IsComputed) {
     EXPECT_NE(notes_of({"memory=staged"}).find("memory: device-local, staged"), std::string::npos);
 }
 
+// The vendor by name beside its ID: lavapipe's Khronos vendor ID 0x10005 is Mesa.
+TEST(VulkanOpen, InfoNamesTheVendor) {
+    SKIP_WITHOUT_DEVICE();
+    Instance instance(vulkan(), {});
+    kcs_info info{};
+    info.struct_size = sizeof info;
+    ASSERT_EQ(vulkan().info(instance.get(), &info), KCS_OK);
+    const std::string vendor = info.vendor;
+    EXPECT_NE(vendor.rfind("0x", 0), 0u) << vendor;
+    EXPECT_NE(vendor.find(" (0x"), std::string::npos) << vendor;
+    if (std::string(info.device).find("llvmpipe") != std::string::npos) {
+        EXPECT_EQ(vendor, "Mesa (0x10005)");
+    }
+}
+
 // Through the staging buffer and transfers: the same bits as reference-cpu.
 TEST(VulkanStagedMemory, GivesTheBitsOfReferenceCpu) {
     SKIP_WITHOUT_DEVICE();

@@ -76,7 +76,12 @@ struct AdapterColumn {
     std::string adapter_version;
     std::string device;
     std::string vendor;
+    std::string driver_version;
     std::vector<std::string> options;  // key=value: they tell two runs of one adapter apart
+    std::string run_date;              // the day the run started, UTC: "2026-12-07"
+    // The operators the run was restricted to (kcs certify --op); empty:
+    // every operator of the catalog. A restricted run's verdict is partial.
+    std::vector<std::string> operators;
     // Where this adapter's FAILs are explained (its FINDINGS.md, each with
     // a standalone repro); empty: nowhere given. Its FAIL cells link there.
     std::string findings;

@@ -90,9 +90,10 @@ public:
 
     // Progress of a long probe (an exhaustive sweep): `done` of `total`
     // elements of `what`, e.g. "C-CMP-01 unary.exp f32: 37% (1.6e9 of
-    // 4.3e9), 41 s". Shown on stderr, rewriting one line at most about once
-    // a second (and once at done == total), only when stderr is a terminal;
-    // otherwise it does nothing. Never part of a result.
+    // 4.3e9), 41 s". Goes to the thread's ProgressSink (progress.hpp) when
+    // the run installed one; else shown on stderr, rewriting one line at
+    // most about once a second (and once at done == total), only when
+    // stderr is a terminal. Never part of a result.
     void progress(std::string_view what, std::uint64_t done, std::uint64_t total);
 
 private:
