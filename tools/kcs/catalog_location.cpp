@@ -12,6 +12,15 @@ namespace kcs::cli {
 
 std::filesystem::path spec_root() {
     if (const char* env = std::getenv("KCS_SPEC_ROOT"); env && *env) return env;
+    // Installed (cmake --install): PREFIX/bin/kcs and PREFIX/share/kcs/spec.
+    // In the build tree that folder does not exist, and the sources' spec/ serves.
+    static const std::filesystem::path installed = [] {
+        std::error_code ec;
+        const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        return ec ? std::filesystem::path() : self.parent_path().parent_path() / "share" / "kcs" / "spec";
+    }();
+    std::error_code ec;
+    if (!installed.empty() && std::filesystem::is_directory(installed, ec)) return installed;
     return KCS_SPEC_ROOT;
 }
 

@@ -1,5 +1,6 @@
-// Where the catalogs this kcs carries live: spec/vN/ beside the sources, or
-// $KCS_SPEC_ROOT/vN/ when that is set (an installed or relocated tree).
+// Where the catalogs this kcs carries live: $KCS_SPEC_ROOT/vN/ when that is
+// set (a relocated tree); else PREFIX/share/kcs/spec/vN/ for a kcs installed
+// in PREFIX/bin (cmake --install); else spec/vN/ beside the sources.
 #pragma once
 
 #include <filesystem>

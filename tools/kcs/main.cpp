@@ -15,9 +15,9 @@
 namespace {
 
 std::string version_text() {
-    std::string out = std::string("kcs ") + KCS_VERSION + "\ncarried catalogs:";
+    std::string out = std::string("kcs ") + KCS_VERSION + "\ncarried catalogs (" + kcs::cli::spec_root().string() + "):";
     const auto carried = kcs::cli::carried_catalogs();
-    if (carried.empty()) out += " none (under " + kcs::cli::spec_root().string() + ")";
+    if (carried.empty()) out += " none";
     for (const auto& c : carried) {
         const auto loaded = kcs::spec::load_catalog(c.dir);
         out += "\n  " + c.name + "  spec_version ";

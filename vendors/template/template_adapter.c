@@ -8,9 +8,17 @@
  *
  * Build it against an installed KCS:   cmake -S . -B build && cmake --build build
  * Check it:                            kcs adapter check build/libkcs-adapter-template.so
+ * Certify it:                          kcs certify --adapter build/libkcs-adapter-template.so --claims claims.yaml
  * Every rule it follows is stated in kcs/adapter.h.
+ *
+ * Its name, version and vendor come from CMakeLists.txt (ADAPTER_NAME ...):
+ * one place names the library file, the ABI table and what info() says.
  */
 #include <kcs/adapter.h>
+
+#if !defined(ADAPTER_NAME) || !defined(ADAPTER_VERSION) || !defined(ADAPTER_VENDOR)
+#error "ADAPTER_NAME, ADAPTER_VERSION and ADAPTER_VENDOR come from CMakeLists.txt"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +52,8 @@ static int slot_of(const kcs_adapter* a, kcs_buffer handle) {
 static kcs_status template_open(const char* const* options, uint32_t option_count, kcs_adapter** out) {
     /* This adapter takes no options: refuse any, naming it. */
     if (option_count > 0) {
-        snprintf(open_error, sizeof open_error, "unknown option '%s' (the template adapter takes none)", options[0]);
+        snprintf(open_error, sizeof open_error, "unknown option '%s' (the %s adapter takes none)", options[0],
+                 ADAPTER_NAME);
         return KCS_INVALID_ARGUMENT;
     }
     kcs_adapter* a = calloc(1, sizeof *a);
@@ -64,9 +73,9 @@ static void template_close(kcs_adapter* a) {
 
 static kcs_status template_info(kcs_adapter* a, kcs_info* out) {
     (void)a;
-    out->adapter_name = "template";
-    out->adapter_version = "1.0.0";
-    out->vendor = "KCS";
+    out->adapter_name = ADAPTER_NAME;
+    out->adapter_version = ADAPTER_VERSION;
+    out->vendor = ADAPTER_VENDOR;
     out->device = "host memory";
     out->driver_version = "";
     out->notes = "example adapter: elementwise add on f32 only";
@@ -165,7 +174,7 @@ static kcs_status template_run(kcs_adapter* a, const kcs_op* op) {
 static const char* template_last_error(kcs_adapter* a) { return a ? a->error : open_error; }
 
 static const kcs_adapter_api table = {
-    KCS_ADAPTER_ABI_VERSION, sizeof(kcs_adapter_api), "template",
+    KCS_ADAPTER_ABI_VERSION, sizeof(kcs_adapter_api), ADAPTER_NAME,
     template_open, template_close, template_info, template_supports, template_alloc, template_release,
     template_write, template_read, template_run, template_last_error,
 };

@@ -93,6 +93,7 @@ TEST(Cli, VersionNamesTheCarriedCatalog) {
     const CliRun r = kcs("--version");
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_TRUE(std::regex_search(r.out, std::regex("kcs [0-9]+\\.[0-9]+\\.[0-9]+\n")));
+    EXPECT_NE(r.out.find("\ncarried catalogs (" KCS_SOURCE_DIR "/spec):\n"), std::string::npos) << r.out;
     EXPECT_TRUE(std::regex_search(r.out, std::regex("v1  spec_version 1\\.1\\.0  sha256:[0-9a-f]{64}"))) << r.out;
 }
 
