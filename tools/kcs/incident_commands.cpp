@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "kcs/harness/runner.hpp"
@@ -21,6 +22,7 @@ struct IncidentOptions {
     RunChoice choice;
     std::string id;
     std::uint64_t seed = 1;
+    bool json = false;
 };
 
 // The catalog, loaded as kcs plan loads it; nullptr after printing why.
@@ -41,6 +43,21 @@ std::string joined(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
     return out;
+}
+
+nlohmann::json incident_json(const spec::Catalog& catalog, const spec::Incident& incident) {
+    const spec::ContractClass* cls = catalog.find_class(incident.class_id);
+    const spec::Signature* signature = cls ? cls->signature(incident.signature) : nullptr;
+    return {{"id", incident.id},
+            {"title", incident.title},
+            {"summary", incident.summary},
+            {"class", incident.class_id},
+            {"class_title", cls ? cls->title : ""},
+            {"signature", incident.signature},
+            {"signature_text", signature ? signature->text : ""},
+            {"operators", incident.operators},
+            {"violator", incident.violator},
+            {"references", incident.references}};
 }
 
 void show(const spec::Catalog& catalog, const spec::Incident& incident) {
@@ -133,10 +150,18 @@ void add_incident_commands(CLI::App& app, int& exit_code) {
 
     auto* list = group->add_subcommand("list", "Every incident of the catalog, with its class and signature");
     list->add_option("--spec", o->choice.spec_dir, "Catalog folder (default: the newest carried catalog)");
+    list->add_flag("--json", o->json, "A JSON array, one object per incident (as show --json)");
     list->callback([&exit_code, o] {
         const auto setup = load(*o);
         if (!setup) {
             exit_code = 2;
+            return;
+        }
+        if (o->json) {
+            nlohmann::json all = nlohmann::json::array();
+            for (const auto& i : setup->catalog.incidents) all.push_back(incident_json(setup->catalog, i));
+            std::cout << all.dump(2) << "\n";
+            exit_code = 0;
             return;
         }
         for (const auto& i : setup->catalog.incidents)
@@ -148,6 +173,8 @@ void add_incident_commands(CLI::App& app, int& exit_code) {
     auto* show_cmd = group->add_subcommand("show", "One incident: what happened, the class and signature that catch it");
     show_cmd->add_option("ID", o->id, "The incident id (kcs incident list)")->required();
     show_cmd->add_option("--spec", o->choice.spec_dir, "Catalog folder (default: the newest carried catalog)");
+    show_cmd->add_flag("--json", o->json, "One JSON object: id, title, summary, class, signature, operators, violator, "
+                                          "references");
     show_cmd->callback([&exit_code, o] {
         const auto setup = load(*o);
         const spec::Incident* incident = setup ? find_or_explain(setup->catalog, o->id) : nullptr;
@@ -155,7 +182,8 @@ void add_incident_commands(CLI::App& app, int& exit_code) {
             exit_code = 2;
             return;
         }
-        show(setup->catalog, *incident);
+        if (o->json) std::cout << incident_json(setup->catalog, *incident).dump(2) << "\n";
+        else show(setup->catalog, *incident);
         exit_code = 0;
     });
 

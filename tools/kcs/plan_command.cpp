@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "commands.hpp"
@@ -102,9 +103,36 @@ void print_shards(const std::vector<harness::Instance>& plan, const harness::Cos
         std::cout << "shard    " << s << ": " << shards[s].size() << " members, " << load[s] << " s\n";
 }
 
+// The plan as JSON: what the header and the instance lines say.
+nlohmann::json plan_json(const RunSetup& setup, const std::string& adapter,
+                         const std::vector<harness::Instance>& plan) {
+    const harness::PlanRequest& request = setup.request;
+    const harness::Claims& claims = request.claims;
+    nlohmann::json instances = nlohmann::json::array();
+    for (const auto& i : plan)
+        instances.push_back({{"id", i.id},
+                             {"applicable", i.applicable},
+                             {"not_applicable_reason", i.applicable ? nlohmann::json() : nlohmann::json(i.not_applicable_reason)},
+                             {"measures", i.measures()}});
+    return {{"catalog",
+             {{"folder", setup.catalog.root.string()},
+              {"spec_version", setup.catalog.spec_version},
+              {"digest", spec::catalog_digest(setup.catalog)}}},
+            {"profile", request.profile->id},
+            {"depth", request.depth->id},
+            {"seeds", request.depth->seeds},
+            {"adapter", adapter},
+            {"operators", request.operators},
+            {"claims", claims.file.empty() ? nlohmann::json()
+                                           : nlohmann::json{{"file", claims.file.string()}, {"digest", claims.digest}}},
+            {"instances", instances},
+            {"plan_digest", harness::plan_digest(plan)}};
+}
+
 struct PlanOptions : RunChoice {
     int shards = 0;
     std::string costs;
+    bool json = false;
 };
 
 }  // namespace
@@ -130,6 +158,10 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                      "With --shards: a report.json of an earlier run whose instance times are the costs (default: "
                      "the table kcs carries for the depth)")
         ->needs(shards);
+    plan->add_flag("--json", o->json,
+                   "The plan as one JSON object: catalog, profile, depth, claims, instances (id, applicable, "
+                   "why not, what it measures), plan digest")
+        ->excludes(shards);
     plan->footer("One line per instance: id, APPLICABLE or N/A (why), what it measures. Exit 0, or 2 on an "
                  "unknown name, a bad claims file or an unusable --costs report.");
     plan->callback([&exit_code, o] {
@@ -144,8 +176,13 @@ void add_plan_command(CLI::App& app, int& exit_code) {
         if (o->shards > 0)
             costs = o->costs.empty() ? harness::CostModel::built_in(request.depth->id)
                                      : harness::CostModel::from_report(o->costs);
-        print_header(setup->catalog, request, o->adapter, request.claims, setup->claims_given);
         const auto plan = harness::make_plan(request);
+        if (o->json) {
+            std::cout << plan_json(*setup, o->adapter, plan).dump(2) << "\n";
+            exit_code = 0;
+            return;
+        }
+        print_header(setup->catalog, request, o->adapter, request.claims, setup->claims_given);
         if (costs) print_shards(plan, *costs, o->shards);
         else print_plan(plan);
         exit_code = 0;
