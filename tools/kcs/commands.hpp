@@ -44,4 +44,7 @@ void add_diff_command(CLI::App& app, int& exit_code);
 // kcs rejudge: a report's verdicts under another catalog version.
 void add_rejudge_command(CLI::App& app, int& exit_code);
 
+// kcs completion bash: a completion script made from the commands above.
+void add_completion_command(CLI::App& app, int& exit_code);
+
 }  // namespace kcs::cli

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     kcs::cli::add_table_command(app, exit_code);
     kcs::cli::add_diff_command(app, exit_code);
     kcs::cli::add_rejudge_command(app, exit_code);
+    kcs::cli::add_completion_command(app, exit_code);  // last: it reads the commands above
 
     try {
         app.parse(argc, argv);
