@@ -14,6 +14,7 @@
 #include "kcs/spec/catalog.hpp"
 #include "kcs/spec/sha256.hpp"
 #include "kcs/spec/strict_json.hpp"
+#include "key_pem.hpp"
 
 namespace kcs::reports {
 
@@ -133,11 +134,18 @@ bool ed25519_verify(const PublicKey& key, std::string_view message, std::string_
                                        key.bytes.data()) == 0;
 }
 
-void write_key_pair(const SecretKey& key, const std::filesystem::path& prefix) {
+void write_key_pair(const SecretKey& key, const std::filesystem::path& prefix, KeyFormat format) {
     const std::filesystem::path secret_file = prefix.string() + ".key";
     const std::filesystem::path public_file = prefix.string() + ".pub";
     for (const auto& f : {secret_file, public_file})
         if (std::filesystem::exists(f)) throw KeyFileError(f.string() + ": exists; keys are never overwritten");
+    if (format == KeyFormat::pem) {
+        const pem::Fields secret{key.seed, key.public_key.label, key.public_key.development};
+        const pem::Fields pub{key.public_key.bytes, key.public_key.label, key.public_key.development};
+        write_new_file(secret_file, pem::write_secret(secret), 0600);
+        write_new_file(public_file, pem::write_public(pub), 0644);
+        return;
+    }
     const std::string public_b64 = base64_encode(as_text(key.public_key.bytes.data(), key.public_key.bytes.size()));
     const spec::Json secret{{"kcs_key", kSecretKind},
                             {"seed", base64_encode(as_text(key.seed.data(), key.seed.size()))},
@@ -162,6 +170,10 @@ SecretKey read_secret_key(const std::filesystem::path& file) {
         throw KeyFileError(file.string() + ": a secret key others may read or write (mode " + mode +
                            "); run chmod 600 on it, or make a new key if it may have leaked");
     }
+    if (const std::string text = read_whole_file<KeyFileError>(file); pem::is_pem(text)) {
+        const pem::Fields fields = pem::read_secret(text, file);
+        return key_from_seed(fields.bytes, fields.label, fields.development);
+    }
     const spec::Json doc = read_key_json(file, kSecretKind);
     SecretKey key = key_from_seed(decode_exactly<32>(doc, "seed", file), label_of(doc), development_of(doc));
     if (decode_exactly<32>(doc, "public_key", file) != key.public_key.bytes)
@@ -170,8 +182,15 @@ SecretKey read_secret_key(const std::filesystem::path& file) {
 }
 
 PublicKey read_public_key(const std::filesystem::path& file) {
-    const spec::Json doc = read_key_json(file, kPublicKind);
     PublicKey key;
+    if (const std::string text = read_whole_file<KeyFileError>(file); pem::is_pem(text)) {
+        const pem::Fields fields = pem::read_public(text, file);
+        key.bytes = fields.bytes;
+        key.label = fields.label;
+        key.development = fields.development;
+        return key;
+    }
+    const spec::Json doc = read_key_json(file, kPublicKind);
     key.bytes = decode_exactly<32>(doc, "public_key", file);
     key.label = label_of(doc);
     key.development = development_of(doc);

@@ -25,6 +25,7 @@ struct KeygenOptions {
     std::string out;
     std::string label;
     bool development = false;
+    std::string format = "json";
 };
 
 void add_keygen(CLI::App& app, int& exit_code) {
@@ -34,12 +35,20 @@ void add_keygen(CLI::App& app, int& exit_code) {
     cmd->add_option("--label", o->label, "Whose key this is, as reports and verifiers show it (e.g. ACME GPU lab)");
     cmd->add_flag("--development", o->development,
                   "Mark it a development key: reports it signs say so and are never certificates");
-    cmd->footer("The secret key is never printed. Existing files are never overwritten.\n"
+    cmd->add_option("--format", o->format,
+                    "json (KCS's own) or pem (PKCS#8 and SubjectPublicKeyInfo, as OpenSSL reads and writes "
+                    "Ed25519 keys); every command reads either")
+        ->check(CLI::IsMember({"json", "pem"}))
+        ->capture_default_str();
+    cmd->footer("The secret key is never printed. Existing files are never overwritten. A PEM key made elsewhere "
+                "(openssl genpkey -algorithm ed25519) serves as it is: add a line 'label: NAME' before its block "
+                "to name it, and 'development: false' unless it is a development key.\n"
                 "Exit 0 when written, 2 when a file exists or cannot be written.");
     cmd->callback([&exit_code, o] {
         const std::string label = o->label.empty() ? (o->development ? "development key" : "unlabelled key") : o->label;
         const auto key = reports::generate_key(label, o->development);
-        reports::write_key_pair(key, o->out);  // KeyFileError: exit 2 in main
+        // KeyFileError: exit 2 in main
+        reports::write_key_pair(key, o->out, o->format == "pem" ? reports::KeyFormat::pem : reports::KeyFormat::json);
         std::cout << "secret key  " << o->out << ".key  (mode 0600: keep it private)\n"
                   << "public key  " << o->out << ".pub  (give it to verifiers)\n"
                   << "keyid       " << key.public_key.keyid() << "\n"
