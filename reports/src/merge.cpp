@@ -54,6 +54,7 @@ const std::pair<const char*, const char*> kSameRun[] = {
     {"profile", "/predicate/profile/id"},
     {"depth", "/predicate/depth/id"},
     {"operators (--op)", "/predicate/operators"},
+    {"instance filter (--include, --exclude)", "/predicate/filter"},
     {"plan digest", "/predicate/plan/digest"},
     {"plan size", "/predicate/plan/instances"},
     {"claims digest", "/predicate/claims/digest"},
@@ -271,6 +272,9 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
         throw MergeError("the catalog " + catalog_digest + " lacks the shards' profile or depth");
     run.claims = claims_of(at(first, "/predicate/claims"));
     run.operators = at(first, "/predicate/operators").get<std::vector<std::string>>();
+    const Json filter = first.at("predicate").value("filter", Json::object());
+    run.include = filter.value("include", std::vector<std::string>{});
+    run.exclude = filter.value("exclude", std::vector<std::string>{});
     run.signer = inputs.signer;
     if (const Json* protocols = first.at("predicate").at("spec").contains("protocols")
                                     ? &first.at("predicate").at("spec").at("protocols")
@@ -281,7 +285,8 @@ Json merge_shards(const std::vector<ShardReport>& shards, const MergeInputs& inp
             throw MergeError("this kcs carries no catalog with digest " + digest +
                              ", whose protocols supplied the shards' parameters");
     }
-    harness::PlanRequest request{catalog, run.profile, run.depth, run.claims, run.operators, run.protocols};
+    harness::PlanRequest request{catalog,       run.profile,  run.depth,  run.claims, run.operators,
+                                 run.protocols, run.include,  run.exclude};
     RunResults results;
     results.plan = harness::make_plan(request);
     const std::string recorded_digest = at(first, "/predicate/plan/digest").get<std::string>();

@@ -484,6 +484,14 @@ std::vector<std::pair<std::string, std::string>> header_facts(const Json& p) {
                                     (member(depth, "certifiable") == true ? "certifiable" : "not certifiable"));
     facts.emplace_back("Operators",
                        member(p, "operators").empty() ? "every operator" : joined(member(p, "operators"), ", "));
+    const Json& filter = member(p, "filter");
+    if (!member(filter, "include").empty() || !member(filter, "exclude").empty())
+        facts.emplace_back("Instances", "only ids matching " +
+                                            (member(filter, "include").empty() ? std::string("anything")
+                                                                               : joined(member(filter, "include"), ", ")) +
+                                            (member(filter, "exclude").empty()
+                                                 ? std::string()
+                                                 : ", none matching " + joined(member(filter, "exclude"), ", ")));
     facts.emplace_back("Claims", member(claims, "file").is_string()
                                      ? text(claims, "file") + " (" + text(claims, "digest") + ")"
                                      : "catalog defaults (no claims file)");

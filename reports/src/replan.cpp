@@ -98,8 +98,12 @@ void replan(const Json& statement, Verification& v) {
         problems.add("claims.not_needed: recorded " + Json(run.claims.not_needed).dump() +
                      ", the declined operators give " + Json(scoped.not_needed).dump());
     run.operators = p.value("operators", std::vector<std::string>{});
+    const Json filter = p.value("filter", Json::object());
+    run.include = filter.value("include", std::vector<std::string>{});
+    run.exclude = filter.value("exclude", std::vector<std::string>{});
 
-    const auto plan = harness::make_plan({&catalog, run.profile, run.depth, run.claims, run.operators, v.protocols});
+    const auto plan = harness::make_plan(
+        {&catalog, run.profile, run.depth, run.claims, run.operators, v.protocols, run.include, run.exclude});
     const std::string digest = harness::plan_digest(plan);
     if (p.at("plan").value("digest", "") != digest)
         problems.add("plan.digest: recorded " + p.at("plan").value("digest", Json()).dump() + ", the catalog, claims "

@@ -97,6 +97,8 @@ Json certificate_json(const RunDescription& run, const ProfileSummary& profile, 
         reasons.push_back("signed with a development key (" + run.signer->label + ")");
     if (!run.depth->certifiable) reasons.push_back("depth " + run.depth->id + " is not certifiable");
     if (!run.operators.empty()) reasons.push_back("restricted to some operators (--op)");
+    if (!run.include.empty() || !run.exclude.empty())
+        reasons.push_back("restricted to some instances (--include, --exclude)");
     if (run.shard)
         reasons.push_back("one shard (" + std::to_string(run.shard->index) + " of " + std::to_string(run.shard->count) +
                           ") of the plan: kcs merge joins the shards' reports into the report of the whole plan");
@@ -278,6 +280,7 @@ Json build_report(const RunDescription& run, const RunResults& results, RunState
         {"profile", {{"id", run.profile->id}, {"title", run.profile->title}}},
         {"depth", {{"id", run.depth->id}, {"seeds", run.depth->seeds}, {"certifiable", run.depth->certifiable}}},
         {"operators", run.operators},
+        {"filter", {{"include", run.include}, {"exclude", run.exclude}}},
         {"plan",
          {{"digest", run.plan_digest}, {"instances", run.shard ? run.shard->plan_instances : results.plan.size()}}},
         {"claims", claims_json(run.claims)},

@@ -135,6 +135,9 @@ AdapterColumn make_column(const TableEntry& entry, const Json& predicate) {
     for (const auto& option : adapter.at("options")) column.options.push_back(option.get<std::string>());
     column.run_date = text(predicate, "started").substr(0, 10);
     for (const auto& op : predicate.at("operators")) column.operators.push_back(op.get<std::string>());
+    const Json filter = predicate.value("filter", Json::object());
+    column.include = filter.value("include", std::vector<std::string>{});
+    column.exclude = filter.value("exclude", std::vector<std::string>{});
 
     column.profile_id = text(predicate.at("profile"), "id");
     column.profile_title = text(predicate.at("profile"), "title");

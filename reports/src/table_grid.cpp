@@ -58,6 +58,16 @@ std::string joined(const std::vector<std::string>& words) {
     return out;
 }
 
+// How the run was restricted: "--op softmax, matmul", "--include v1/C-ACC-*";
+// empty: not at all.
+std::vector<std::string> restrictions(const AdapterColumn& c) {
+    std::vector<std::string> out;
+    if (!c.operators.empty()) out.push_back("--op " + joined(c.operators));
+    for (const auto& p : c.include) out.push_back("--include " + p);
+    for (const auto& p : c.exclude) out.push_back("--exclude " + p);
+    return out;
+}
+
 GridHeading heading_of(const AdapterColumn& column) {
     GridHeading heading;
     heading.adapter = column.adapter;
@@ -67,7 +77,8 @@ GridHeading heading_of(const AdapterColumn& column) {
         if (!part->empty()) heading.lines.push_back(*part);
     if (!column.driver_version.empty()) heading.lines.push_back("driver " + column.driver_version);
     heading.lines.push_back("profile " + column.profile_id + ", depth " + column.depth_id);
-    heading.lines.push_back(column.operators.empty() ? "every operator" : "only --op " + joined(column.operators));
+    const auto restricted = restrictions(column);
+    heading.lines.push_back(restricted.empty() ? "every operator" : "only " + joined(restricted));
     if (!column.run_date.empty()) heading.lines.push_back("run " + column.run_date);
     heading.unsigned_report = column.admission == Admission::unsigned_allowed;
     heading.findings = column.findings;
@@ -117,11 +128,12 @@ Grid make_grid(const ComparisonTable& table) {
 
     auto& rows = grid.report_rows;
     rows.push_back(report_row(table, "Profile verdict", [](const AdapterColumn& c) {
-        if (c.operators.empty()) return GridCell{c.profile_verdict, "", tone_of_verdict(c.profile_verdict), "", ""};
-        // A restricted run judged only the operators it ran: never a plain CONFORMANT.
-        return GridCell{c.profile_verdict + ", PARTIAL", "only --op " + joined(c.operators),
+        const auto restricted = restrictions(c);
+        if (restricted.empty()) return GridCell{c.profile_verdict, "", tone_of_verdict(c.profile_verdict), "", ""};
+        // A restricted run judged only the instances it ran: never a plain CONFORMANT.
+        return GridCell{c.profile_verdict + ", PARTIAL", "only " + joined(restricted),
                         c.profile_verdict == "CONFORMANT" ? "incomplete" : tone_of_verdict(c.profile_verdict),
-                        "the run was restricted to some operators: its verdict and coverage speak of those alone",
+                        "the run was restricted to some instances: its verdict and coverage speak of those alone",
                         ""};
     }));
     rows.push_back(report_row(table, "Coverage", [](const AdapterColumn& c) {

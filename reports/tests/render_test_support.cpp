@@ -16,7 +16,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 TestPlan matmul_and_softmax() {
     TestPlan t;
     t.request.catalog = &catalog();
-    if (!harness::resolve_choice(t.request, {"core", "smoke", {"matmul", "softmax"}}).empty())
+    if (!harness::resolve_choice(t.request, {"core", "smoke", {"matmul", "softmax"}, {}, {}}).empty())
         throw std::runtime_error("core/smoke/matmul,softmax does not resolve");
     auto claims = harness::load_claims(std::string(KCS_SOURCE_DIR) + "/vendors/reference-cpu/claims.yaml", catalog());
     if (!claims.diagnostics.empty()) throw std::runtime_error("reference-cpu's claims do not load");

@@ -16,7 +16,7 @@ const spec::Catalog& catalog() {
 TestPlan plan_of(const std::string& op, const std::string& claims_adapter) {
     TestPlan t;
     t.request.catalog = &catalog();
-    if (!harness::resolve_choice(t.request, {"core", "smoke", {op}}).empty())
+    if (!harness::resolve_choice(t.request, {"core", "smoke", {op}, {}, {}}).empty())
         throw std::runtime_error("core/smoke/" + op + " does not resolve");
     if (claims_adapter.empty()) {
         t.request.claims = harness::default_claims(catalog());

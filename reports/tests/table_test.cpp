@@ -266,11 +266,21 @@ TEST(Table, HeadingsTellRunsApartAndARestrictedRunIsPartial) {
     EXPECT_NE(md.find("| Profile verdict | CONFORMANT | CONFORMANT, PARTIAL<br>only --op softmax |"), std::string::npos)
         << md;
     const std::string html = render_table(table, TableFormat::html);
-    EXPECT_NE(html.find("<td class=\"incomplete\" title=\"the run was restricted to some operators"), std::string::npos)
+    EXPECT_NE(html.find("<td class=\"incomplete\" title=\"the run was restricted to some instances"), std::string::npos)
         << html;
     EXPECT_EQ(testing::parse_csv(render_table(table, TableFormat::csv))[0][4],
               "reference-cpu 0.1.0; host CPU; KCS; driver Mesa 22.3.6; profile core, depth quick; only --op softmax; "
               "run 2026-12-06");
+}
+
+// A run restricted by instance id is partial too.
+TEST(Table, ARunRestrictedByIncludeIsPartial) {
+    MadeReport restricted = conforming();
+    restricted.include = {"v1/C-PRC-01/*"};
+    const auto table = build_table({entry_of(restricted, "include.json")});
+    const std::string md = render_table(table, TableFormat::markdown);
+    EXPECT_NE(md.find("| Profile verdict | CONFORMANT, PARTIAL<br>only --include v1/C-PRC-01/\\* |"), std::string::npos)
+        << md;
 }
 
 // Two runs alike in every heading line: their report files tell them apart.

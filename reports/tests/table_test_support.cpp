@@ -144,6 +144,7 @@ Json statement_of(const MadeReport& report) {
         {"profile", {{"id", "core"}, {"title", "Core conformance"}}},
         {"depth", {{"id", report.depth}, {"seeds", 2}, {"certifiable", false}}},
         {"operators", report.operators},
+        {"filter", {{"include", report.include}, {"exclude", Json::array()}}},
         {"started", report.started},
         {"adapter",
          {{"argument", report.adapter.name},

@@ -48,6 +48,7 @@ struct MadeReport {
     std::string spec_digest = kSpecDigest;
     std::string depth = "quick";
     std::vector<std::string> operators;  // kcs certify --op; empty: every operator
+    std::vector<std::string> include;    // kcs certify --include
     std::string started = "2026-12-07T10:00:00.000Z";
     std::string driver_version;
 };

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
         harness::PlanRequest request;
         request.catalog = &catalog;
         request.claims = claims.claims;
-        if (!harness::resolve_choice(request, {"core", "smoke", {"reduce_max"}}).empty())
+        if (!harness::resolve_choice(request, {"core", "smoke", {"reduce_max"}, {}, {}}).empty())
             throw std::runtime_error("core/smoke/reduce_max is not in the catalog");
 
         const fs::path library = host::resolve_adapter("reference-cpu");

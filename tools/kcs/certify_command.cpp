@@ -179,6 +179,9 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     certify->add_option("--depth", o->run.plan.depth, "smoke, quick or full (only full is certifiable)")
         ->capture_default_str();
     certify->add_option("--op", o->run.plan.operators, "Only this operator (repeatable; default: every operator)");
+    certify->add_option("--include", o->run.plan.include,
+                    "Only instances whose id matches this glob pattern (repeatable; * ? [...], e.g. 'v1/C-ACC-*')");
+    certify->add_option("--exclude", o->run.plan.exclude, "No instance whose id matches this glob pattern (repeatable)");
     certify->add_option("--spec,--spec-version", o->run.spec_dir,
                        "The catalog: a folder, or a version this kcs carries (1.1.0, or a release under "
                        "spec/releases/ such as 1.0.0); default: the newest carried catalog");
@@ -263,6 +266,8 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         run.depth = setup->request.depth;
         run.claims = setup->request.claims;
         run.operators = setup->request.operators;
+        run.include = setup->request.include;
+        run.exclude = setup->request.exclude;
         run.adapter = {o->run.adapter, fs::absolute(library).lexically_normal(), o->adapter.options, std::nullopt, {}, {}};
         if (auto info = adapters[0]->info(); info.ok())
             run.adapter.info = info.value;

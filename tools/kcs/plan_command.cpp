@@ -149,6 +149,9 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     plan->add_option("--profile", o->plan.profile, "The profile judged")->capture_default_str();
     plan->add_option("--depth", o->plan.depth, "smoke, quick or full")->capture_default_str();
     plan->add_option("--op", o->plan.operators, "Only this operator (repeatable; default: every operator)");
+    plan->add_option("--include", o->plan.include,
+                    "Only instances whose id matches this glob pattern (repeatable; * ? [...], e.g. 'v1/C-ACC-*')");
+    plan->add_option("--exclude", o->plan.exclude, "No instance whose id matches this glob pattern (repeatable)");
     plan->add_option("--spec", o->spec_dir, "Catalog folder (default: the newest carried catalog)");
     auto* shards = plan->add_option("--shards", o->shards,
                      "Instead of the instances: how N shards (kcs certify --shard I/N) would share the plan, each "

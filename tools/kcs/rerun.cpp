@@ -46,7 +46,7 @@ int rerun_cases(const reports::Verification& v, const RerunChoice& choice) {
     const spec::Depth* depth = catalog.find_depth(p.at("depth").value("id", ""));
     const harness::Claims claims = reports::claims_of(p.at("claims"));
     const auto operators = p.value("operators", std::vector<std::string>{});
-    const auto plan = harness::make_plan({&catalog, profile, depth, claims, operators, v.protocols});
+    const auto plan = harness::make_plan({&catalog, profile, depth, claims, operators, v.protocols, {}, {}});
     std::map<std::string, const harness::Instance*> by_id;
     for (const auto& instance : plan) by_id[instance.id] = &instance;
 

@@ -85,6 +85,13 @@ std::unique_ptr<RunSetup> prepare_run(const RunChoice& choice) {
         print_diagnostics(wrong);
         return nullptr;
     }
+    // A pattern that selects nothing is a typo, not an empty run.
+    if (const auto unmatched = harness::unmatched_patterns(request); !unmatched.empty()) {
+        for (const auto& u : unmatched)
+            std::cerr << u << ": error: matches no instance of the plan (ids read like "
+                      << "v1/C-ACC-01/softmax/f32-f32/default; kcs plan lists them)\n";
+        return nullptr;
+    }
 
     setup->claims_given = !choice.claims.empty();
     const auto claims_file =

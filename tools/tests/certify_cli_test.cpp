@@ -262,6 +262,37 @@ TEST_F(CertifyCli, ABaselineOfEveryFailurePassesCiAndANewFailureDoesNot) {
     EXPECT_FALSE(fs::exists(dir_ / "fourth"));
 }
 
+// --include and --exclude plan only the matching instances; the report
+// records the patterns, so that kcs verify makes the same plan again; a
+// pattern that selects nothing is a usage error.
+TEST_F(CertifyCli, IncludeAndExcludeRestrictThePlanAndTheReportVerifies) {
+    ASSERT_EQ(kcs("keygen --out " + (dir_ / "k").string() + " --development").exit_code, 0);
+    const Outcome r = kcs("certify --adapter reference-cpu --depth smoke --op reduce_max --include 'v1/C-EXC-0*' "
+                          "--exclude '*bf16*' --key " + (dir_ / "k.key").string() + " --out " + (dir_ / "report").string());
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const Json report = read_json(dir_ / "report" / "report.json");
+    const Json& p = report["predicate"];
+    ASSERT_FALSE(p["instances"].empty());
+    for (const auto& i : p["instances"]) {
+        const std::string id = i["id"];
+        EXPECT_TRUE(id.starts_with("v1/C-EXC-0") && id.find("bf16") == std::string::npos) << id;
+    }
+    EXPECT_EQ(p["filter"]["include"], Json::array({"v1/C-EXC-0*"}));
+    EXPECT_EQ(p["filter"]["exclude"], Json::array({"*bf16*"}));
+    const std::string certificate = p["summary"]["certificate"].dump();
+    EXPECT_NE(certificate.find("restricted to some instances (--include, --exclude)"), std::string::npos) << certificate;
+    const Outcome verified =
+        kcs("verify " + (dir_ / "report" / "report.dsse.json").string() + " --pubkey " + (dir_ / "k.pub").string());
+    EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+
+    const Outcome typo = kcs("certify --adapter reference-cpu --depth smoke --include 'v1/C-EXC-9*' --out " +
+                             (dir_ / "typo").string());
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_NE(typo.err.find("--include 'v1/C-EXC-9*': error: matches no instance of the plan"), std::string::npos)
+        << typo.err;
+    EXPECT_FALSE(fs::exists(dir_ / "typo"));
+}
+
 TEST_F(CertifyCli, AnUnknownProfileExitsTwoAndWritesNothing) {
     const Outcome r = kcs("certify --adapter reference-cpu --profile cor --out " + (dir_ / "report").string());
     EXPECT_EQ(r.exit_code, 2);

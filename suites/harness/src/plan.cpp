@@ -3,6 +3,8 @@
 // claims deciding which instances apply.
 #include "kcs/harness/plan.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -127,6 +129,19 @@ std::string variant_of(const spec::ContractClass& contract) {
     return "default";
 }
 
+namespace {
+
+bool matches_any(const std::vector<std::string>& patterns, const std::string& id) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const std::string& p) { return fnmatch(p.c_str(), id.c_str(), 0) == 0; });
+}
+
+bool selected(const PlanRequest& request, const std::string& id) {
+    return (request.include.empty() || matches_any(request.include, id)) && !matches_any(request.exclude, id);
+}
+
+}  // namespace
+
 std::vector<Instance> make_plan(const PlanRequest& request) {
     const spec::Catalog& catalog = *request.catalog;
     const std::string version = "v" + major_version(catalog.spec_version);
@@ -163,6 +178,7 @@ std::vector<Instance> make_plan(const PlanRequest& request) {
                     Instance i;
                     i.id = version + "/" + class_id + "/" + op_id + (function ? "." + *function : std::string{}) + "/" +
                            config.id() + "/" + variant;
+                    if (!selected(request, i.id)) continue;
                     i.contract = contract;
                     i.op = op;
                     i.config = config;
@@ -227,7 +243,24 @@ spec::Diagnostics resolve_choice(PlanRequest& request, const PlanChoice& choice)
         if (!catalog.find_operator(op)) report_unknown(diags, "--op", "operator", op, ids_of(catalog.operators));
     }
     request.operators = choice.operators;
+    request.include = choice.include;
+    request.exclude = choice.exclude;
     return diags;
+}
+
+std::vector<std::string> unmatched_patterns(const PlanRequest& request) {
+    PlanRequest whole = request;
+    whole.include.clear();
+    whole.exclude.clear();
+    const auto plan = make_plan(whole);
+    std::vector<std::string> out;
+    for (const auto* list : {&request.include, &request.exclude})
+        for (const auto& pattern : *list)
+            if (std::none_of(plan.begin(), plan.end(), [&](const Instance& i) {
+                    return fnmatch(pattern.c_str(), i.id.c_str(), 0) == 0;
+                }))
+                out.push_back(std::string(list == &request.include ? "--include '" : "--exclude '") + pattern + "'");
+    return out;
 }
 
 }  // namespace kcs::harness

@@ -353,6 +353,33 @@ TEST_F(Plan, ResolveChoiceFindsTheNamedProfileDepthAndOperators) {
     EXPECT_EQ(request.depth->id, "quick");
 }
 
+// --include and --exclude, as --gtest_filter: glob patterns over instance
+// ids; a pattern that selects nothing is named.
+TEST_F(Plan, IncludeAndExcludePatternsSelectInstancesById) {
+    PlanRequest request;
+    request.catalog = &catalog();
+    PlanChoice choice;
+    choice.operators = {"matmul"};
+    ASSERT_TRUE(resolve_choice(request, choice).empty());
+    request.claims = default_claims(catalog());
+    const auto whole = make_plan(request);
+    request.include = {"v1/C-PRC-01/*", "v1/C-ORD-0[12]/*"};
+    request.exclude = {"*bf16*"};
+    const auto part = make_plan(request);
+    ASSERT_FALSE(part.empty());
+    std::size_t expected = 0;
+    for (const auto& i : whole)
+        expected += (i.id.starts_with("v1/C-PRC-01/") || i.id.starts_with("v1/C-ORD-01/") ||
+                     i.id.starts_with("v1/C-ORD-02/")) &&
+                    i.id.find("bf16") == std::string::npos;
+    EXPECT_EQ(part.size(), expected);
+    for (const auto& i : part) EXPECT_EQ(i.id.find("bf16"), std::string::npos) << i.id;
+    EXPECT_NE(plan_digest(part), plan_digest(whole));
+    EXPECT_TRUE(unmatched_patterns(request).empty());
+    request.include.push_back("v1/C-NOPE-*");
+    EXPECT_EQ(unmatched_patterns(request), std::vector<std::string>{"--include 'v1/C-NOPE-*'"});
+}
+
 TEST_F(Plan, ResolveChoiceReportsEachUnknownNameAtItsOption) {
     PlanRequest request;
     request.catalog = &catalog();

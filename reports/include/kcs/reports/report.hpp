@@ -72,6 +72,7 @@ struct RunDescription {
     const spec::Depth* depth = nullptr;
     harness::Claims claims;
     std::vector<std::string> operators;  // the --op restriction; empty: every operator
+    std::vector<std::string> include, exclude;  // --include, --exclude: glob patterns over instance ids
     std::string plan_digest;
     AdapterRecord adapter;
     std::vector<Subject> subjects;

@@ -79,9 +79,10 @@ struct AdapterColumn {
     std::string driver_version;
     std::vector<std::string> options;  // key=value: they tell two runs of one adapter apart
     std::string run_date;              // the day the run started, UTC: "2026-12-07"
-    // The operators the run was restricted to (kcs certify --op); empty:
-    // every operator of the catalog. A restricted run's verdict is partial.
-    std::vector<std::string> operators;
+    // The operators the run was restricted to (kcs certify --op; empty:
+    // every operator of the catalog) and its patterns over instance ids
+    // (--include, --exclude). A restricted run's verdict is partial.
+    std::vector<std::string> operators, include, exclude;
     // Where this adapter's FAILs are explained (its FINDINGS.md, each with
     // a standalone repro); empty: nowhere given. Its FAIL cells link there.
     std::string findings;

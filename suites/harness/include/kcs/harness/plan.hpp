@@ -65,6 +65,10 @@ struct PlanRequest {
     // (`requires`) where `catalog`'s class states it only in text. Null,
     // or `catalog` itself: nothing is supplied.
     const spec::Catalog* protocols = nullptr;
+    // Glob patterns over instance ids (fnmatch: * ? [...]), as
+    // --gtest_filter's: an instance is planned when it matches an include
+    // pattern (or none is given) and no exclude pattern.
+    std::vector<std::string> include, exclude;
 };
 
 // What a plan took from its request's protocols catalog, as "CLASS
@@ -97,10 +101,15 @@ struct PlanChoice {
     std::string profile = "core";
     std::string depth = "quick";
     std::vector<std::string> operators;  // empty: every operator
+    std::vector<std::string> include, exclude;  // --include, --exclude: glob patterns over instance ids
 };
 
+// The --include and --exclude patterns of `request` that select no instance
+// of its plan without them, as "--include 'PATTERN'": each a usage error.
+std::vector<std::string> unmatched_patterns(const PlanRequest& request);
+
 // Looks the names up in request.catalog and sets request.profile, .depth
-// and .operators. Each unknown name is an input diagnostic placed at the
+// and .operators (and copies the patterns). Each unknown name is an input diagnostic placed at the
 // option that gave it ("--profile"), with a did-you-mean hint; the request
 // is usable only when there is none.
 spec::Diagnostics resolve_choice(PlanRequest& request, const PlanChoice& choice);
