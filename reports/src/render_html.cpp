@@ -2,7 +2,10 @@
 // inline, pictures are inline SVG, there is no script and nothing is
 // fetched (a Content-Security-Policy forbids it, should escaping ever
 // fail); the only links are to anchors within the page.
+#include <algorithm>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "evidence_charts.hpp"
 #include "render_common.hpp"
@@ -13,7 +16,7 @@ namespace {
 
 constexpr const char* kStyle = R"css(
 body { font-family: system-ui, "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #1a1a1a;
-       background: #ffffff; margin: 0 auto; max-width: 1240px; padding: 16px 24px 48px; line-height: 1.4; }
+       background: #ffffff; margin: 0 auto; max-width: 1880px; padding: 16px 24px 48px; line-height: 1.4; }
 h1 { font-size: 22px; margin: 8px 0 14px; }
 h2 { font-size: 19px; margin: 28px 0 10px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 h3 { font-size: 16px; margin: 22px 0 8px; }
@@ -39,10 +42,26 @@ dl.facts dd { margin: 0; word-break: break-word; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid #d0d0d0; padding: 5px 8px; text-align: left; vertical-align: top; }
 thead th { background: #f0f0f0; }
-table.matrix td.cell { text-align: center; min-width: 92px; }
-table.matrix .figure { display: block; font-size: 11px; opacity: 0.85; }
-table.matrix .rest { display: block; font-size: 11px; }
-table.matrix th .title { display: block; font-weight: 400; font-size: 12px; color: #555; }
+/* The matrix fits 1280 px and wider: every column shares the width (fixed layout); a figure wraps
+   inside its cell, never widening it; a narrower window scrolls the matrix alone. */
+.matrix-wrap { overflow-x: auto; }
+table.matrix { width: 100%; table-layout: fixed; font-size: 12px; }
+table.matrix th, table.matrix td { padding: 4px 4px; overflow-wrap: break-word; }
+table.matrix col.class { width: 10em; }
+table.matrix col.class-verdict { width: 9.5em; }
+table.matrix td.cell { text-align: center; font-size: 11px; padding: 4px 2px; }
+table.matrix td.cell a { color: inherit; text-decoration: none; display: block; }
+table.matrix td.cell a:hover .verdicts { text-decoration: underline; }
+table.matrix .figure { display: block; font-size: 10.5px; opacity: 0.85; }
+table.matrix .rest { display: block; font-size: 10.5px; }
+table.matrix th .title { display: block; font-weight: 400; font-size: 11px; color: #555; }
+ul.not-passed { list-style: none; padding: 0; margin: 6px 0; }
+ul.not-passed li { margin: 3px 0; }
+ul.not-passed .fig { color: #555; font-size: 12.5px; margin-left: 8px; }
+section.instances > span.filters { display: block; margin: 8px 0 2px; font-weight: 600; font-size: 13px; }
+section.instances > input { margin: 0 2px 0 10px; }
+section.instances > label { font-size: 13px; }
+section.instances > .list { margin-top: 10px; }
 td.cell.empty { background: #fafafa; color: #a0a0a0; }
 .v-pass { background: #d7efdc; color: #14532d; }
 .v-fail { background: #f9d3d7; color: #7f1d1d; }
@@ -79,6 +98,22 @@ std::string e(std::string_view s) { return escape_html(s); }
 std::string element(const std::string& tag, const std::string& css_class, const std::string& content_escaped) {
     return "<" + tag + (css_class.empty() ? "" : " class=\"" + e(css_class) + "\"") + ">" + content_escaped + "</" +
            tag + ">";
+}
+
+// Where an instance's details are: "#instance:v1/C-ACC-01/softmax/f32-f32/default".
+std::string instance_anchor(const Json& instance) { return "instance:" + text(instance, "id"); }
+
+bool passed_or_skipped(const std::string& verdict) {
+    return verdict == "PASS" || verdict == "UNSUPPORTED" || verdict == "NOT_APPLICABLE";
+}
+
+// A class id as a CSS class and selector word: letters, digits and '-' only
+// (a report is vendor input; anything else gets no filter of its own).
+std::string css_word(const std::string& id) {
+    if (id.empty() || id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") !=
+                          std::string::npos)
+        return "";
+    return "k-" + id;
 }
 
 std::string counts_line(const Json& counts) {
@@ -188,8 +223,17 @@ std::string legend() {
 
 std::string matrix_section(const Json& p, const Matrix& m) {
     std::string out = "<section class=\"matrix\">\n<h2>Classes × operators</h2>\n" + legend();
-    out += "<table class=\"matrix\" id=\"matrix\">\n<thead><tr><th>class</th><th>class verdict</th>";
-    for (const auto& op : m.operators) out += "<th class=\"operator\">" + e(op) + "</th>";
+    out += "<div class=\"matrix-wrap\"><table class=\"matrix\" id=\"matrix\">\n<colgroup><col class=\"class\">"
+           "<col class=\"class-verdict\">";
+    for (std::size_t i = 0; i < m.operators.size(); ++i) out += "<col>";
+    out += "</colgroup>\n<thead><tr><th>class</th><th>class verdict</th>";
+    // A long operator name breaks after '_' or '.', not inside a word.
+    for (const auto& op : m.operators) {
+        std::string name = e(op);
+        for (std::size_t at = name.find_first_of("_."); at != std::string::npos; at = name.find_first_of("_.", at + 6))
+            name.insert(at + 1, "<wbr>");
+        out += "<th class=\"operator\">" + name + "</th>";
+    }
     out += "</tr></thead>\n<tbody>\n";
     for (const auto& class_id : m.classes) {
         const Json& summary = class_summary(p, class_id);
@@ -207,15 +251,43 @@ std::string matrix_section(const Json& p, const Matrix& m) {
                 out += "<td class=\"cell empty\" title=\"no instance\">—</td>";
                 continue;
             }
+            // The cell links to its first instance of the worst verdict.
+            const auto first_worst = std::find_if(cell->instances.begin(), cell->instances.end(),
+                                                  [&](const Json* i) { return verdict_of(*i) == cell->worst; });
             out += "<td class=\"cell " + e(verdict_css(cell->worst)) + "\" title=\"" + e(cell->key_figure_title) +
-                   "\"><span class=\"verdicts\">" + e(cell_label(*cell)) + "</span>";
+                   "\"><a href=\"#" + e(instance_anchor(**first_worst)) + "\"><span class=\"verdicts\">" +
+                   e(cell_label(*cell)) + "</span>";
             if (!cell_rest(*cell).empty()) out += element("span", "rest", e(cell_rest(*cell)));
             if (!cell->key_figure.empty()) out += element("span", "figure", e(cell->key_figure));
-            out += "</td>";
+            out += "</a></td>";
         }
         out += "</tr>\n";
     }
-    return out + "</tbody></table>\n</section>\n";
+    return out + "</tbody></table></div>\n</section>\n";
+}
+
+// Failures first: every instance that did not pass (or was not judged), the
+// most severe first, each linking to its details.
+std::string not_passed_section(const Json& p) {
+    std::vector<const Json*> listed;
+    for (const auto& instance : member(p, "instances"))
+        if (!passed_or_skipped(verdict_of(instance))) listed.push_back(&instance);
+    if (listed.empty()) return "";
+    std::stable_sort(listed.begin(), listed.end(), [](const Json* a, const Json* b) {
+        return verdict_severity(verdict_of(*a)) > verdict_severity(verdict_of(*b));
+    });
+    std::string out = "<section class=\"not-passed\" id=\"not-passed\">\n<h2>Did not pass (" +
+                      std::to_string(listed.size()) + ")</h2>\n<ul class=\"not-passed\">\n";
+    for (const Json* instance : listed) {
+        const std::string verdict = verdict_of(*instance);
+        const Json* decider = deciding_case(*instance);
+        out += "<li><span class=\"badge " + e(verdict_css(verdict)) + "\">" + e(verdict_label(verdict)) +
+               "</span> <a href=\"#" + e(instance_anchor(*instance)) + "\"><code>" + e(text(*instance, "id")) +
+               "</code></a>";
+        if (decider && !figure_text(*decider).empty()) out += "<span class=\"fig\">" + e(figure_text(*decider)) + "</span>";
+        out += "</li>\n";
+    }
+    return out + "</ul>\n</section>\n";
 }
 
 std::string pictures_section(const Json& p, const Matrix& m) {
@@ -283,11 +355,11 @@ std::string config_text(const Json& config) {
     return out;
 }
 
-std::string instance_details(const Json& instance, std::size_t index) {
+std::string instance_details(const Json& instance) {
     const std::string verdict = verdict_of(instance);
     const Json* decider = deciding_case(instance);
-    std::string out = "<details class=\"instance " + e(verdict_css(verdict)) + "\" id=\"instance-" +
-                      std::to_string(index) + "\">\n<summary><span class=\"badge " + e(verdict_css(verdict)) + "\">" +
+    std::string out = "<details class=\"instance " + e(verdict_css(verdict)) + "\" id=\"" + e(instance_anchor(instance)) +
+                      "\">\n<summary><span class=\"badge " + e(verdict_css(verdict)) + "\">" +
                       e(verdict_label(verdict)) + "</span> <code class=\"id\">" + e(text(instance, "id")) + "</code>";
     if (decider && !figure_text(*decider).empty()) out += "<span class=\"fig\">" + e(figure_text(*decider)) + "</span>";
     out += "</summary>\n<div class=\"body\">\n";
@@ -319,25 +391,65 @@ std::string instance_details(const Json& instance, std::size_t index) {
     return out + "</div>\n</details>\n";
 }
 
+// Radio buttons and the CSS that acts on them filter the instances by
+// verdict and by class, with no script (the page runs none): a checked
+// button hides, through the sibling selector, what does not match it; so
+// the inputs are children of the section, as .list is.
+std::string filters(const Json& p, const Matrix& m, std::string& css) {
+    std::set<std::string> verdicts;
+    for (const auto& instance : member(p, "instances")) verdicts.insert(verdict_of(instance));
+    std::string out = "<span class=\"filters\">Show:</span>"
+                      "<input type=\"radio\" name=\"verdict\" id=\"show-all\" checked>"
+                      "<label for=\"show-all\">every verdict</label>"
+                      "<input type=\"radio\" name=\"verdict\" id=\"show-not-passed\">"
+                      "<label for=\"show-not-passed\">did not pass</label>";
+    css += "#show-not-passed:checked ~ .list details.instance:is(.v-pass, .v-unsupported, .v-not-applicable) "
+           "{ display: none; }\n";
+    for (const auto& verdict : verdicts) {
+        const std::string word = verdict_css(verdict);  // "v-fail": made by kcs, safe in CSS
+        out += "<input type=\"radio\" name=\"verdict\" id=\"show-" + word + "\"><label for=\"show-" + word + "\">" +
+               e(verdict_label(verdict)) + "</label>";
+        css += "#show-" + word + ":checked ~ .list details.instance:not(." + word + ") { display: none; }\n";
+    }
+    out += "<span class=\"filters\">Class:</span><input type=\"radio\" name=\"class\" id=\"class-all\" checked>"
+           "<label for=\"class-all\">every class</label>";
+    for (const auto& class_id : m.classes) {
+        const std::string word = css_word(class_id);
+        if (word.empty()) continue;
+        out += "<input type=\"radio\" name=\"class\" id=\"only-" + word + "\"><label for=\"only-" + word + "\">" +
+               e(class_id) + "</label>";
+        css += "#only-" + word + ":checked ~ .list > .class-block:not(." + word + ") { display: none; }\n";
+    }
+    return out + "\n";
+}
+
 std::string instances_section(const Json& p, const Matrix& m) {
-    std::string out = "<section class=\"instances\">\n<h2>Instances</h2>\n";
-    std::size_t index = 0;
+    std::string css;
+    const std::string controls = filters(p, m, css);
+    // The inputs must precede .list as its siblings for the CSS to reach it.
+    std::string out = "<section class=\"instances\">\n<h2>Instances</h2>\n<style>" + css + "</style>\n" + controls;
+    out += "<div class=\"list\">\n";
     for (const auto& class_id : m.classes) {
         const Json& summary = class_summary(p, class_id);
         const std::string judgement = text(summary, "verdict");
-        out += "<h3 id=\"class-" + e(class_id) + "\">" + e(class_id) + " — " + e(text(summary, "title")) +
-               " <span class=\"badge " + e(judgement_css(judgement)) + "\">" + e(judgement) + "</span></h3>\n";
+        out += "<div class=\"class-block " + e(css_word(class_id)) + "\">\n<h3 id=\"class-" + e(class_id) + "\">" +
+               e(class_id) + " — " + e(text(summary, "title")) + " <span class=\"badge " + e(judgement_css(judgement)) +
+               "\">" + e(judgement) + "</span></h3>\n";
         if (summary.is_object())
             out += "<p>" + e(text(summary, "requirement")) + "; coverage " + e(percent(member(summary, "coverage"))) +
                    ", pass rate " + e(percent(member(summary, "pass_rate"))) + "; " +
                    e(counts_line(member(summary, "counts"))) + "</p>\n" + list_of(member(summary, "reasons"));
-        index = 0;
-        for (const auto& instance : member(p, "instances")) {
-            if (text(instance, "class") == class_id) out += instance_details(instance, index);
-            ++index;
-        }
+        // Failures first within the class, the most severe first.
+        std::vector<const Json*> instances;
+        for (const auto& instance : member(p, "instances"))
+            if (text(instance, "class") == class_id) instances.push_back(&instance);
+        std::stable_sort(instances.begin(), instances.end(), [](const Json* a, const Json* b) {
+            return verdict_severity(verdict_of(*a)) > verdict_severity(verdict_of(*b));
+        });
+        for (const Json* instance : instances) out += instance_details(*instance);
+        out += "</div>\n";
     }
-    return out + "</section>\n";
+    return out + "</div>\n</section>\n";
 }
 
 }  // namespace
@@ -353,6 +465,7 @@ std::string render_html(const Json& statement, const RenderContext& context) {
         e(report_title(p)) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
     out += "<h1>KCS conformance report: " + e(report_title(p)) + "</h1>\n";
     out += banner(p, context);
+    out += not_passed_section(p);
     out += matrix_section(p, m);
     out += pictures_section(p, m);
     out += facts_section(statement, p);
