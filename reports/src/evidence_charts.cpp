@@ -102,34 +102,43 @@ std::vector<std::string> accumulator_overview(const std::vector<const Json*>& in
 
 // ---- C-CMP-01: ulp error per binade and sub-domain -------------------------------
 
-std::string binade_label(const Json& binade) {
-    const std::string sign = text(binade, "sign") == "-" ? "-" : "+";
-    return sign + "2^" + text(binade, "binade");
-}
-
+// Two pictures: the max ulp error against the binade E of x (2^E <= |x| <
+// 2^(E+1)), a line per sign, so that a sweep of 250 binades stays readable;
+// and the whole sub-domains (underflow, overflow, ...) as bars.
 std::string approximation_chart(const Json& instance) {
     const Json* decider = deciding_case(instance);
     if (!decider) return "";
     const Json& details = details_of(*decider);
-    BarChart chart;
-    chart.title = short_instance_id(instance) + ": max ulp error per input binade and sub-domain (seed " +
-                  text(*decider, "seed") + ")";
-    chart.x_label = "core binades of x (±2^E: 2^E ≤ |x| < 2^(E+1)), then whole sub-domains";
-    chart.y_label = "max ulp error";
+    const std::string seed = " (seed " + text(*decider, "seed") + ")";
+    LineChart binades;
+    binades.title = short_instance_id(instance) + ": max ulp error per binade of x" + seed;
+    binades.x_label = "binade E of x (2^E <= |x| < 2^(E+1))";
+    binades.y_label = "max ulp error";
+    ChartSeries positive{"x > 0", {}}, negative{"x < 0", {}};
     for (const auto& binade : member(details, "core_binades")) {
         const auto error = number(member(binade, "max_ulp_error"));
-        if (error) chart.bars.push_back({binade_label(binade), *error, std::nullopt, ""});
+        const auto e = number(member(binade, "binade"));
+        if (error && e) (text(binade, "sign") == "-" ? negative : positive).points.push_back({*e, *error});
     }
+    for (auto* s : {&positive, &negative})
+        if (!s->points.empty()) binades.series.push_back(std::move(*s));
+    binades.reference = bound_of(instance);
+    binades.reference_label = "bound";
+
+    BarChart subdomains;
+    subdomains.title = short_instance_id(instance) + ": max ulp error per sub-domain" + seed;
+    subdomains.x_label = "sub-domain of x";
+    subdomains.y_label = "max ulp error";
     for (const auto& [name, subdomain] : member(details, "subdomains").items()) {
         const auto error = number(member(subdomain, "max_ulp_error"));
         if (error)
-            chart.bars.push_back(
+            subdomains.bars.push_back(
                 {name, *error, std::nullopt,
                  name + ": max ulp error " + number_text(*error) + " at x = " + text(subdomain, "x")});
     }
-    chart.reference = bound_of(instance);
-    chart.reference_label = "bound";
-    return bar_chart_svg(chart);
+    subdomains.reference = bound_of(instance);
+    subdomains.reference_label = "bound";
+    return line_chart_svg(binades) + bar_chart_svg(subdomains);
 }
 
 // ---- C-ORD-02: runs per distinct output hash -------------------------------------

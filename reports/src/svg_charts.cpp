@@ -181,10 +181,14 @@ std::string line_chart_svg(const LineChart& chart) {
 
     std::string out = svg_open("line-chart", width, height, chart.title);
     out += y_axis_svg(y_axis, left, right, chart.y_label);
+    // A tick per distinct x; labels at least 40 px apart, so they never overlap.
     const std::set<double> distinct_x(xs.begin(), xs.end());
+    double labelled_at = -1e9;
     for (const double x : distinct_x) {
         out += line(x_px(x), bottom, x_px(x), bottom + 4, "stroke=\"#444444\"");
+        if (x_px(x) - labelled_at < 40) continue;
         out += text_at(x_px(x), bottom + 16, "middle", tick_text(x));
+        labelled_at = x_px(x);
     }
     out += text_at((left + right) / 2, height - 10, "middle", chart.x_label + (log_x ? " (log scale)" : ""));
     if (chart.reference) out += reference_svg(y_axis, left, right, *chart.reference, chart.reference_label);
@@ -242,7 +246,15 @@ std::string line_chart_svg(const LineChart& chart) {
 }
 
 std::string bar_chart_svg(const BarChart& chart) {
-    if (chart.bars.empty()) return "";
+    // A picture must be able to show a difference: one bar, or bars all
+    // alike (with alike bounds), cannot.
+    const auto alike = [&](const ChartBar& b) {
+        const ChartBar& first = chart.bars.front();
+        const auto same = [](double a, double c) { return a == c || (std::isnan(a) && std::isnan(c)); };
+        return same(b.value, first.value) && b.limit.has_value() == first.limit.has_value() &&
+               (!b.limit || same(*b.limit, *first.limit));
+    };
+    if (chart.bars.size() < 2 || std::all_of(chart.bars.begin(), chart.bars.end(), alike)) return "";
     std::vector<double> values;
     std::size_t longest_label = 0;
     for (const auto& b : chart.bars) {
@@ -262,12 +274,15 @@ std::string bar_chart_svg(const BarChart& chart) {
     const double bottom_margin =
         slanted ? 40 + 5.2 * static_cast<double>(std::min<std::size_t>(longest_label, 30)) : 48;
     const double height = 260 + bottom_margin, bottom = height - bottom_margin, right = width - 24;
-    const YAxis y_axis = make_y_axis(values, false, top, bottom);
+    // Logarithmic when the values span more than two decades: one huge bar
+    // must not flatten the rest.
+    const YAxis y_axis = make_y_axis(values, true, top, bottom);
 
     std::string out = svg_open("bar-chart", width, height, chart.title);
     out += y_axis_svg(y_axis, left, right, chart.y_label);
     out += text_at((left + right) / 2, height - 8, "middle", chart.x_label);
     const double step = (right - left) / static_cast<double>(chart.bars.size());
+    bool zeros_on_log = false;
     for (std::size_t i = 0; i < chart.bars.size(); ++i) {
         const auto& b = chart.bars[i];
         const double centre = left + step * (static_cast<double>(i) + 0.5);
@@ -275,10 +290,20 @@ std::string bar_chart_svg(const BarChart& chart) {
         const bool finite = std::isfinite(b.value);
         const double y = finite ? y_axis.to_px(b.value) : top;
         const std::string tip = b.tooltip.empty() ? b.label + ": " + number_text(b.value) : b.tooltip;
-        out += "<rect class=\"bar" + std::string(finite ? "" : " off-scale") + "\" x=\"" + px(centre - bar_width / 2) +
-               "\" y=\"" + px(y) + "\" width=\"" + px(bar_width) + "\" height=\"" + px(std::max(bottom - y, 0.0)) +
-               "\" fill=\"" + (finite ? "#0072b2" : "#d55e00") + "\"><title>" + escape_html(tip) + "</title></rect>\n";
-        out += text_at(centre, y - 3, "middle", finite ? number_text(b.value) : non_finite_label(b.value));
+        if (y_axis.log && finite && b.value <= 0) {
+            zeros_on_log = true;
+            out += "<circle class=\"bar zero\" cx=\"" + px(centre) + "\" cy=\"" + px(bottom) +
+                   "\" r=\"3.2\" fill=\"#ffffff\" stroke=\"#0072b2\"><title>" + escape_html(tip) + "</title></circle>\n";
+        } else {
+            out += "<rect class=\"bar" + std::string(finite ? "" : " off-scale") + "\" x=\"" +
+                   px(centre - bar_width / 2) + "\" y=\"" + px(y) + "\" width=\"" + px(bar_width) + "\" height=\"" +
+                   px(std::max(bottom - y, 0.0)) + "\" fill=\"" + (finite ? "#0072b2" : "#d55e00") + "\"><title>" +
+                   escape_html(tip) + "</title></rect>\n";
+        }
+        // The value above its bar where it fits the bar's slot (about 6 px a
+        // character); else its tooltip carries it.
+        const std::string value_text = finite ? number_text(b.value) : non_finite_label(b.value);
+        if (6.0 * static_cast<double>(value_text.size()) <= step) out += text_at(centre, y - 3, "middle", value_text);
         if (b.limit && std::isfinite(*b.limit)) {
             const double ly = y_axis.to_px(*b.limit);
             out += line(centre - bar_width / 2 - 4, ly, centre + bar_width / 2 + 4, ly,
@@ -294,6 +319,8 @@ std::string bar_chart_svg(const BarChart& chart) {
     if (chart.reference) out += reference_svg(y_axis, left, right, *chart.reference, chart.reference_label);
     const bool any_limit = std::any_of(chart.bars.begin(), chart.bars.end(), [](const auto& b) { return b.limit; });
     if (any_limit) out += text_at(right, top - 4, "end", "red tick: that bar's bound", " fill=\"#b00020\"");
+    if (zeros_on_log)
+        out += text_at(left + 4, bottom - 6, "start", "hollow: 0 (drawn at the axis)", " fill=\"#666666\"");
     return out + "</svg>\n";
 }
 

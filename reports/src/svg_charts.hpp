@@ -39,7 +39,10 @@ struct ChartBar {
     std::string tooltip;          // shown on hover; the label and value when empty
 };
 
-// Vertical bars over a linear y axis from zero.
+// Vertical bars over a y axis from zero, logarithmic when the values span
+// more than two decades (zeros then drawn as hollow markers at the axis).
+// Nothing is drawn for fewer than two bars, or bars all alike: such a
+// picture cannot show a difference.
 struct BarChart {
     std::string title;
     std::string x_label;

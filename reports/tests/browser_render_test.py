@@ -128,16 +128,32 @@ def expected_from(report):
     rows = [c["class"] for c in predicate["summary"]["classes"]]
     rows += sorted({i["class"] for i in instances} - set(rows))
     operators = {i["operator"] for i in instances}
-    with_pictures = {i["class"] for i in instances} & set(PICTURE_CLASSES)
+    # A class overview is drawn where it can show a difference: C-PRC-01's
+    # lines always, C-CMP-01's and C-ORD-02's bars when their instances'
+    # figures (worst over seeds) and bounds are not all alike.
+    def varied(class_id):
+        figures = set()
+        for i in instances:
+            if i["class"] != class_id:
+                continue
+            numbers = [c["evidence"].get("figure") for c in i["cases"]]
+            numbers = [n for n in numbers if isinstance(n, (int, float))]
+            if numbers:
+                bound = next((c["evidence"].get("bound") for c in i["cases"]), None)
+                figures.add((max(numbers), bound))
+        return len(figures) > 1
+    with_pictures = {c for c in {i["class"] for i in instances} & set(PICTURE_CLASSES)
+                     if c == "C-PRC-01" or varied(c)}
+    # A picture is drawn only where it can show a difference: two hashes or more.
     hash_instances = sum(1 for i in instances if i["class"] == "C-ORD-02" and any(
-        c["evidence"]["details"].get("hashes") for c in i["cases"]))
+        len(c["evidence"]["details"].get("hashes") or []) > 1 for c in i["cases"]))
     return {
         "verdict": predicate["summary"]["profile"]["verdict"],
         "cells": len(rows) * len(operators),
         "instances": len(instances),
         "fails": sum(1 for i in instances if i.get("verdict") == "FAIL"),
         "with_pictures": with_pictures,
-        # Each C-ORD-02 instance with hash groups draws one picture in its details.
+        # Each C-ORD-02 instance with two hash groups or more draws one picture in its details.
         "min_svg": hash_instances + (1 if with_pictures else 0),
     }
 

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "render_common.hpp"
+#include "svg_charts.hpp"
 #include "render_test_support.hpp"
 
 namespace kcs::reports {
@@ -230,12 +231,20 @@ TEST(RenderHtml, AccumulatorInstancesDrawErrorAgainstK) {
 
 TEST(RenderHtml, ApproximationInstancesDrawUlpErrorPerBinadeAndSubdomain) {
     const Json statement = render_statement();
-    const std::string chart = chart_of(html_of(statement), first_id(statement, "C-CMP-01", "softmax"));
-    ASSERT_FALSE(chart.empty());
-    EXPECT_EQ(occurrences(chart, "<rect class=\"bar"), 6u);  // 3 binades + 3 sub-domains
-    EXPECT_NE(chart.find("max ulp error"), std::string::npos);
-    EXPECT_NE(chart.find(">-2^6<"), std::string::npos);
-    EXPECT_NE(chart.find(">underflow<"), std::string::npos);
+    const std::string html = html_of(statement);
+    const std::string id = first_id(statement, "C-CMP-01", "softmax");
+    // The binades as a line per sign over E (a sweep of 250 binades stays readable) ...
+    const std::string binades = chart_of(html, id);
+    ASSERT_FALSE(binades.empty());
+    EXPECT_NE(binades.find("class=\"chart line-chart\""), std::string::npos);
+    EXPECT_EQ(occurrences(binades, "<circle class=\"point\""), 3u);  // the 3 binades of x < 0
+    EXPECT_NE(binades.find(">x &lt; 0<"), std::string::npos);
+    EXPECT_NE(binades.find("max ulp error"), std::string::npos);
+    // ... then the sub-domains as bars.
+    const std::string subdomains =
+        section_after(html, "<code class=\"id\">" + id + "</code>", "max ulp error per sub-domain", "</svg>");
+    EXPECT_EQ(occurrences(subdomains, "<rect class=\"bar"), 3u);  // core, small arguments, underflow
+    EXPECT_NE(subdomains.find(">underflow<"), std::string::npos);
 }
 
 TEST(RenderHtml, DeterminismInstancesDrawRunsPerDistinctHash) {
@@ -252,10 +261,70 @@ TEST(RenderHtml, PicturesSectionSummarisesTheClassesWithPictures) {
     const std::string html = html_of(render_statement());
     const std::string all = section_after(html, "<body>", "<section class=\"pictures\"", "</section>");
     ASSERT_FALSE(all.empty());
-    // C-PRC-01: one chart per operator; C-CMP-01 and C-ORD-02: one each.
-    EXPECT_EQ(occurrences(all, "<svg "), 4u);
+    // C-PRC-01: one chart per operator; C-ORD-02: one. C-CMP-01's instances
+    // all have the same figure and bound: a chart could show no difference.
+    EXPECT_EQ(occurrences(all, "<svg "), 3u);
+    EXPECT_EQ(all.find("C-CMP-01: "), std::string::npos);
     EXPECT_NE(all.find("C-PRC-01 matmul: error against K"), std::string::npos);
     EXPECT_NE(all.find("C-ORD-02: distinct output hashes per instance"), std::string::npos);
+}
+
+// ---- the pictures themselves ---------------------------------------------------------
+
+// Heights of the bars (<rect class="bar" ... height="H">), in order.
+std::vector<double> bar_heights(const std::string& svg) {
+    std::vector<double> out;
+    const std::regex bar(R"re(<rect class="bar[^"]*"[^>]* height="([0-9.]+)")re");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bar); it != std::sregex_iterator(); ++it)
+        out.push_back(std::stod((*it)[1]));
+    return out;
+}
+
+// Values over 37 decades: a log axis, on which the small bars still show
+// (on a linear one, 2.1e37 would flatten them to nothing); a 0 is a hollow
+// marker at the axis.
+using render::BarChart;
+using render::LineChart;
+using render::bar_chart_svg;
+using render::line_chart_svg;
+
+TEST(SvgCharts, BarsSpanningDecadesGetALogAxis) {
+    BarChart chart{"ulp", "instance", "max ulp error", {{"a", 1, {}, ""}, {"b", 12, {}, ""}, {"c", 2.1e37, {}, ""},
+                                                       {"d", 0, {}, ""}}, 3.0, "bound"};
+    const std::string svg = bar_chart_svg(chart);
+    EXPECT_NE(svg.find("max ulp error (log scale)"), std::string::npos);
+    const auto heights = bar_heights(svg);
+    ASSERT_EQ(heights.size(), 3u);
+    EXPECT_GT(heights[0], 5.0) << "the bar of 1 vanished";
+    EXPECT_GT(heights[1], heights[0]);
+    EXPECT_EQ(occurrences(svg, "<circle class=\"bar zero\""), 1u);
+    chart.bars = {{"a", 1, {}, ""}, {"b", 3, {}, ""}};
+    EXPECT_EQ(bar_chart_svg(chart).find("(log scale)"), std::string::npos) << "two values a decade apart: linear";
+}
+
+// A picture that cannot show a difference is not drawn.
+TEST(SvgCharts, NoPictureOfOneBarOrOfBarsAllAlike) {
+    BarChart chart{"hashes", "instance", "distinct hashes", {}, std::nullopt, ""};
+    for (int i = 0; i < 76; ++i) chart.bars.push_back({"instance " + std::to_string(i), 1, 1.0, ""});
+    EXPECT_EQ(bar_chart_svg(chart), "");
+    chart.bars.resize(1);
+    EXPECT_EQ(bar_chart_svg(chart), "");
+    chart.bars.push_back({"other", 2, 1.0, ""});
+    EXPECT_NE(bar_chart_svg(chart), "");
+}
+
+// 250 binades on the x axis: their labels stay at least 40 px apart.
+TEST(SvgCharts, LineChartLabelsDoNotOverlap) {
+    LineChart chart{"binades", "E", "max ulp error", {{"x > 0", {}}}, std::nullopt, ""};
+    for (int e = -126; e < 128; ++e) chart.series[0].points.push_back({static_cast<double>(e), 1.0 + (e % 7)});
+    const std::string svg = line_chart_svg(chart);
+    const std::regex label(R"re(<text x="([0-9.]+)" y="[0-9.]+" text-anchor="middle">-?[0-9]+</text>)re");
+    std::vector<double> xs;
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), label); it != std::sregex_iterator(); ++it)
+        xs.push_back(std::stod((*it)[1]));
+    ASSERT_GE(xs.size(), 5u);
+    EXPECT_LT(xs.size(), 40u);
+    for (std::size_t i = 1; i < xs.size(); ++i) EXPECT_GE(xs[i] - xs[i - 1], 40.0);
 }
 
 // ---- Markdown -----------------------------------------------------------------------
