@@ -23,6 +23,12 @@ std::optional<RenderFormat> parse_render_format(std::string_view name) {
     return std::nullopt;
 }
 
+std::string unmeasured_error_text(double error, double bound) {
+    return error == 0 && bound == 0 ? "its bits differ from every value allowed (the case counts such elements: no "
+                                      "distance to measure)"
+                                    : "";
+}
+
 std::string signature_line(const RenderContext& context) {
     switch (context.signature) {
         case SignatureStatus::verified: {

@@ -320,11 +320,15 @@ std::string worst_element(const Json& case_json) {
     }
     if (all_inputs.is_array() && all_inputs.size() > shown)
         inputs += " … and " + std::to_string(all_inputs.size() - shown) + " more";
+    const std::string unmeasured = unmeasured_error_text(number(member(worst, "error")).value_or(-1),
+                                                         number(member(worst, "bound")).value_or(-1));
+    const std::string error_text = unmeasured.empty() ? "error " + number_text(member(worst, "error")) +
+                                                            " against bound " + number_text(member(worst, "bound"))
+                                                      : unmeasured;
     return "<p class=\"worst\"><strong>Worst element</strong> (seed " + e(text(case_json, "seed")) + "): index " +
            e(text(worst, "index")) + "; expected " + e(number_text(member(worst, "expected"))) + " (<code>" +
            e(text(worst, "expected_hex")) + "</code>), got " + e(number_text(member(worst, "got"))) + " (<code>" +
-           e(text(worst, "got_bits")) + "</code>); error " + e(number_text(member(worst, "error"))) +
-           " against bound " + e(number_text(member(worst, "bound"))) + "; inputs " + e(inputs) + "</p>\n";
+           e(text(worst, "got_bits")) + "</code>); " + e(error_text) + "; inputs " + e(inputs) + "</p>\n";
 }
 
 std::string cases_table(const Json& instance) {

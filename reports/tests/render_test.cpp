@@ -204,7 +204,29 @@ TEST(RenderHtml, InstancesHaveDetailsWithTheirReproCommand) {
     EXPECT_NE(html.find("got 16 (<code>0x41800000</code>)"), std::string::npos);
 }
 
-// The chart drawn in the details of the instance with this id.
+// A worst element that fails by its bits (error and bound both 0: its case
+// counts such elements) says so; "error 0 against bound 0" would read as
+// no failure at all.
+TEST(RenderHtml, AWorstElementThatDiffersInItsBitsSaysSo) {
+    Json statement = render_statement();
+    Json* worst = nullptr;
+    for (auto& instance : statement["predicate"]["instances"])
+        for (auto& c : instance["cases"])
+            if (c["evidence"].contains("worst") && c["evidence"]["worst"].is_object()) worst = &c["evidence"]["worst"];
+    ASSERT_NE(worst, nullptr);
+    const double error = (*worst)["error"], bound = (*worst)["bound"];
+    ASSERT_FALSE(error == 0 && bound == 0);
+    EXPECT_NE(html_of(statement).find("; error "), std::string::npos);
+    (*worst)["error"] = 0.0;
+    (*worst)["bound"] = 0.0;
+    const std::string html = html_of(statement);
+    EXPECT_EQ(html.find("error 0 against bound 0"), std::string::npos);
+    EXPECT_NE(html.find("its bits differ from every value allowed"), std::string::npos);
+    EXPECT_EQ(unmeasured_error_text(0.5, 1.0), "");
+    EXPECT_EQ(unmeasured_error_text(0.0, 1.0), "");
+}
+
+// The chart drawn in the details of the instance with this id.// The chart drawn in the details of the instance with this id.
 std::string chart_of(const std::string& html, const std::string& instance_id) {
     return section_after(html, "<code class=\"id\">" + instance_id + "</code>", "<svg", "</svg>");
 }

@@ -12,6 +12,7 @@
 #include "kcs/harness/runner.hpp"
 #include "kcs/host/adapter_search.hpp"
 #include "kcs/reference/number_text.hpp"
+#include "kcs/reports/render.hpp"
 #include "kcs/reports/report.hpp"
 #include "probes.hpp"
 #include "run_setup.hpp"
@@ -43,8 +44,11 @@ void print_case(const harness::Instance& instance, const harness::CaseRecord& re
         const auto& w = *e.worst;
         std::cout << "worst     element " << w.index << ": expected " << round_trip_text(w.expected) << " ("
                   << reports::hex_float(w.expected) << "), got " << round_trip_text(w.got)
-                  << (w.got_bits.empty() ? "" : " (bits " + w.got_bits + ")") << ", error " << round_trip_text(w.error)
-                  << ", bound " << round_trip_text(w.bound) << "\n";
+                  << (w.got_bits.empty() ? "" : " (bits " + w.got_bits + ")") << ", "
+                  << (reports::unmeasured_error_text(w.error, w.bound).empty()
+                          ? "error " + round_trip_text(w.error) + ", bound " + round_trip_text(w.bound)
+                          : reports::unmeasured_error_text(w.error, w.bound))
+                  << "\n";
         // The inputs the element depends on, a few to a line.
         for (std::size_t i = 0; i < w.inputs.size(); ++i)
             std::cout << (i % 6 == 0 ? (i == 0 ? "inputs    " : "\n          ") : "  ") << w.inputs[i];

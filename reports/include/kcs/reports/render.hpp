@@ -39,6 +39,14 @@ struct RenderContext {
     std::string source;  // the file rendered, shown as where the page came from; may be empty
 };
 
+// A worst element's error and bound are both 0 where its case counts the
+// elements whose bits or IEEE class differ from what is allowed (a NaN, a
+// sign of zero, no allowed evaluation) instead of measuring a distance;
+// "error 0, bound 0" would then read as no failure at all. For such an
+// element, what to write in place of its error and bound; "" when the
+// error is a measured distance.
+std::string unmeasured_error_text(double error, double bound);
+
 // One line for the banner: "UNSIGNED ...", "UNVERIFIED: an envelope whose signature was not checked ...",
 // "SIGNED and verified: LABEL (keyid ...)".
 std::string signature_line(const RenderContext& context);
