@@ -15,18 +15,20 @@ Renders REPORT with `kcs render --format html`; then, for windows 1280,
   - the filters work: choosing FAIL leaves exactly the FAIL instances
     visible, choosing a class leaves that class's alone;
 and takes a screenshot of the page at each width (left in DIR).
-chromium runs with a private profile and HOME under DIR. Standard library
-only; run it with Debian's /usr/bin/python3.
+chromium runs as browser_render_test.py runs it, with a private profile
+and HOME under DIR. Standard library only; run it with Debian's
+/usr/bin/python3.
 """
 import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
-CHROMIUM = "/usr/bin/chromium"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser_render_test as browser  # noqa: E402  (its chromium runner)
+
 WIDTHS = (1280, 1600, 1920)
 
 # Runs in the test page, not in the report: measures the report in the iframe.
@@ -87,18 +89,9 @@ def check(condition, message):
     return condition
 
 
-def chromium(work, arguments, timeout=120):
-    home = os.path.join(work, "home")
-    profile = os.path.join(work, "chromium-profile")
-    shutil.rmtree(profile, ignore_errors=True)
-    os.makedirs(home, exist_ok=True)
-    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-               XDG_CACHE_HOME=os.path.join(home, ".cache"))
-    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-               "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--allow-file-access-from-files", "--virtual-time-budget=10000"] + arguments
-    return subprocess.run(command, capture_output=True, timeout=timeout, env=env)
+# Flags the measuring page needs: its script reads the report's document
+# from the iframe (both file:// pages), and the load events get time to run.
+MEASURING = ["--allow-file-access-from-files", "--virtual-time-budget=10000"]
 
 
 def measure(work, width):
@@ -106,7 +99,7 @@ def measure(work, width):
     with open(page, "w", encoding="utf-8") as out:
         out.write(f'<!DOCTYPE html><html><body style="margin:0"><iframe id="report" src="report.html" '
                   f'style="width:{width}px;height:1200px;border:0"></iframe><script>{MEASURE}</script></body></html>')
-    result = chromium(work, [f"--window-size={width},1200", "--dump-dom", "file://" + page])
+    result = browser.chromium(work, MEASURING + [f"--window-size={width},1200", "--dump-dom", "file://" + page])
     found = re.search(r'<pre id="measured">([^<]*)</pre>', result.stdout.decode(errors="replace"))
     if not check(found, f"{width} px: the test page measured nothing (chromium exit {result.returncode})"):
         return None
@@ -142,8 +135,8 @@ def main():
     parser.add_argument("--report", required=True)
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
-    if not os.path.exists(CHROMIUM):
-        print(f"FAIL: {CHROMIUM} is missing: run tools/bootstrap, which installs Debian's chromium", file=sys.stderr)
+    if not os.path.exists(browser.CHROMIUM):
+        print(f"FAIL: {browser.CHROMIUM} is missing: run tools/bootstrap, which installs Debian's chromium", file=sys.stderr)
         return 1
     work = os.path.realpath(args.work)
     os.makedirs(work, exist_ok=True)
@@ -158,7 +151,7 @@ def main():
         if m:
             check_width(width, m)
         shot = os.path.join(work, f"report-{width}.png")
-        result = chromium(work, [f"--window-size={width},1400", f"--screenshot={shot}", "file://" + page])
+        result = browser.chromium(work, [f"--window-size={width},1400", f"--screenshot={shot}", "file://" + page])
         check(result.returncode == 0 and os.path.getsize(shot) > 20000,
               f"{width} px: no screenshot, or a blank one, at {shot}")
     if failures:
