@@ -12,6 +12,7 @@
 #include "certify_summary.hpp"
 #include "commands.hpp"
 #include "expected_failures.hpp"
+#include "kcs_root.hpp"
 #include "live_display.hpp"
 #include "mustpass.hpp"
 #include "kcs/harness/progress.hpp"
@@ -277,6 +278,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         run.adapter.declined_operators = suites::declined_operators(setup->catalog, *adapters[0]);
         harness::scope_claims(run.claims, setup->catalog, run.adapter.declined_operators);
         run.subjects = reports::make_subjects(library, run.claims, setup->catalog, reports::current_executable());
+        for (auto& subject : run.subjects) subject.path = rooted(subject.path);  // no local folder in a report
         run.kcs_version = KCS_VERSION;
         run.command_line = reports::current_command_line();
         run.working_directory = fs::current_path().string();

@@ -3,6 +3,8 @@
 #include <malloc.h>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -10,6 +12,7 @@
 #include "commands.hpp"
 #include "kcs/host/adapter_error.hpp"
 #include "kcs/spec/catalog.hpp"
+#include "kcs_root.hpp"
 #include "usage_hints.hpp"
 
 namespace {
@@ -62,7 +65,11 @@ int main(int argc, char** argv) {
     kcs::cli::add_completion_command(app, exit_code);  // last: it reads the commands above
 
     try {
-        app.parse(argc, argv);
+        // "${KCS_ROOT}/..." in a replay line's argument is this checkout (kcs_root.hpp).
+        std::vector<std::string> expanded(argv, argv + argc);
+        std::vector<char*> arguments;
+        for (auto& a : expanded) arguments.push_back((a = kcs::cli::expand_root(a)).data());
+        app.parse(argc, arguments.data());
     } catch (const CLI::Success& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {

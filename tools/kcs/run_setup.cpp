@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "catalog_location.hpp"
+#include "kcs_root.hpp"
 #include "kcs/spec/catalog_diff.hpp"
 #include "kcs/spec/text_patterns.hpp"
 
@@ -120,15 +121,15 @@ host::IsolationOptions isolation_options(const AdapterChoice& adapter) {
 
 reports::ReproCommand repro_command(const RunChoice& choice, const RunSetup& setup, const AdapterChoice& adapter) {
     // A name is found again through the search path; a path must not
-    // depend on the folder the replay is started from.
+    // depend on the folder the replay is started from, nor name this
+    // machine's checkout: under it, it is "${KCS_ROOT}/..." (kcs_root.hpp).
     const bool is_path = choice.adapter.find('/') != std::string::npos || choice.adapter.ends_with(".so");
     reports::ReproCommand repro;
-    repro.adapter = is_path ? fs::absolute(choice.adapter).lexically_normal().string() : choice.adapter;
+    repro.adapter = is_path ? rooted(choice.adapter) : choice.adapter;
     repro.options = adapter.options;
     const auto& claims = setup.request.claims;
-    if (!claims.file.empty()) repro.claims_file = fs::absolute(claims.file).lexically_normal().string();
-    if (!choice.spec_dir.empty())
-        repro.spec_dir = fs::absolute(catalog_named(choice.spec_dir)).lexically_normal().string();
+    if (!claims.file.empty()) repro.claims_file = rooted(claims.file);
+    if (!choice.spec_dir.empty()) repro.spec_dir = rooted(catalog_named(choice.spec_dir));
     repro.profile = setup.request.profile->id;
     repro.depth = setup.request.depth->id;
     if (adapter.timeout_s != kDefaultTimeoutSeconds) repro.timeout_s = adapter.timeout_s;

@@ -123,6 +123,20 @@ TEST_F(CertifyCli, ReduceMaxAtSmokeDepthWritesAValidReportWhoseReproLinesReplay)
     EXPECT_NE(r.out.find("\n[" + std::string(n.size() - 1, ' ') + "1/" + n + "] "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\n[" + n + "/" + n + "] done in "), std::string::npos) << r.out;
 
+    // No local folder of this checkout in the report's subjects or replay
+    // lines: "${KCS_ROOT}/..." (tools/kcs/kcs_root.hpp), which kcs expands.
+    for (const auto& s : report["subject"]) {
+        const std::string path = s["annotations"]["path"];
+        EXPECT_TRUE(path.starts_with("${KCS_ROOT}/")) << path;
+    }
+    for (const auto& i : p["instances"])
+        for (const auto& c : i["cases"]) {
+            const std::string repro = c["repro"];
+            EXPECT_EQ(repro.find(KCS_SOURCE_DIR), std::string::npos) << repro;
+            EXPECT_NE(repro.find(" --claims '${KCS_ROOT}/vendors/reference-cpu/claims.yaml' "), std::string::npos)
+                << repro;
+        }
+
     // Replay one case of each verdict the report has: kcs run prints the same verdict.
     std::set<std::string> replayed;
     for (const auto& i : p["instances"]) {
@@ -131,7 +145,7 @@ TEST_F(CertifyCli, ReduceMaxAtSmokeDepthWritesAValidReportWhoseReproLinesReplay)
         const std::string repro = c["repro"];
         ASSERT_TRUE(repro.starts_with("kcs ")) << repro;
         SCOPED_TRACE(repro);
-        const Outcome replay = shell(std::string(KCS_BINARY) + repro.substr(3));
+        const Outcome replay = shell("cd / && " + std::string(KCS_BINARY) + repro.substr(3));  // from any folder
         EXPECT_EQ(verdict_line(replay.out), c["verdict"]) << replay.out << replay.err;
         EXPECT_EQ(replay.exit_code, failing(c["verdict"]) ? 1 : 0) << replay.out << replay.err;
         const Outcome json = shell(std::string(KCS_BINARY) + repro.substr(3) + " --json");
