@@ -319,6 +319,8 @@ int verdict_severity(std::string_view verdict) {
 
 std::string judgement_css(std::string_view judgement) { return css_class("j-", judgement); }
 
+std::string class_css(std::string_view class_id) { return css_class("k-", class_id); }
+
 const Json* deciding_case(const Json& instance) {
     const Json& cases = member(instance, "cases");
     if (!cases.is_array() || cases.empty()) return nullptr;

@@ -76,6 +76,8 @@ std::string verdict_css(std::string_view verdict);
 int verdict_severity(std::string_view verdict);
 // A judgement's CSS class: "j-conformant", "j-non-conformant", ...
 std::string judgement_css(std::string_view judgement);
+// "k-c-acc-01": a contract class as a CSS class (the HTML report's filters).
+std::string class_css(std::string_view class_id);
 
 // The case that gave the instance its verdict (worst_case), else its first
 // case; null when it has none.

@@ -107,13 +107,11 @@ bool passed_or_skipped(const std::string& verdict) {
     return verdict == "PASS" || verdict == "UNSUPPORTED" || verdict == "NOT_APPLICABLE";
 }
 
-// A class id as a CSS class and selector word: letters, digits and '-' only
-// (a report is vendor input; anything else gets no filter of its own).
-std::string css_word(const std::string& id) {
-    if (id.empty() || id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") !=
-                          std::string::npos)
-        return "";
-    return "k-" + id;
+// The instances, the most severe verdict first (stable: report order within a verdict).
+void most_severe_first(std::vector<const Json*>& instances) {
+    std::stable_sort(instances.begin(), instances.end(), [](const Json* a, const Json* b) {
+        return verdict_severity(verdict_of(*a)) > verdict_severity(verdict_of(*b));
+    });
 }
 
 std::string counts_line(const Json& counts) {
@@ -273,9 +271,7 @@ std::string not_passed_section(const Json& p) {
     for (const auto& instance : member(p, "instances"))
         if (!passed_or_skipped(verdict_of(instance))) listed.push_back(&instance);
     if (listed.empty()) return "";
-    std::stable_sort(listed.begin(), listed.end(), [](const Json* a, const Json* b) {
-        return verdict_severity(verdict_of(*a)) > verdict_severity(verdict_of(*b));
-    });
+    most_severe_first(listed);
     std::string out = "<section class=\"not-passed\" id=\"not-passed\">\n<h2>Did not pass (" +
                       std::to_string(listed.size()) + ")</h2>\n<ul class=\"not-passed\">\n";
     for (const Json* instance : listed) {
@@ -418,8 +414,7 @@ std::string filters(const Json& p, const Matrix& m, std::string& css) {
     out += "<span class=\"filters\">Class:</span><input type=\"radio\" name=\"class\" id=\"class-all\" checked>"
            "<label for=\"class-all\">every class</label>";
     for (const auto& class_id : m.classes) {
-        const std::string word = css_word(class_id);
-        if (word.empty()) continue;
+        const std::string word = class_css(class_id);  // letters, digits and '-' alone: safe in CSS
         out += "<input type=\"radio\" name=\"class\" id=\"only-" + word + "\"><label for=\"only-" + word + "\">" +
                e(class_id) + "</label>";
         css += "#only-" + word + ":checked ~ .list > .class-block:not(." + word + ") { display: none; }\n";
@@ -436,7 +431,7 @@ std::string instances_section(const Json& p, const Matrix& m) {
     for (const auto& class_id : m.classes) {
         const Json& summary = class_summary(p, class_id);
         const std::string judgement = text(summary, "verdict");
-        out += "<div class=\"class-block " + e(css_word(class_id)) + "\">\n<h3 id=\"class-" + e(class_id) + "\">" +
+        out += "<div class=\"class-block " + e(class_css(class_id)) + "\">\n<h3 id=\"class-" + e(class_id) + "\">" +
                e(class_id) + " — " + e(text(summary, "title")) + " <span class=\"badge " + e(judgement_css(judgement)) +
                "\">" + e(judgement) + "</span></h3>\n";
         if (summary.is_object())
@@ -447,9 +442,7 @@ std::string instances_section(const Json& p, const Matrix& m) {
         std::vector<const Json*> instances;
         for (const auto& instance : member(p, "instances"))
             if (text(instance, "class") == class_id) instances.push_back(&instance);
-        std::stable_sort(instances.begin(), instances.end(), [](const Json* a, const Json* b) {
-            return verdict_severity(verdict_of(*a)) > verdict_severity(verdict_of(*b));
-        });
+        most_severe_first(instances);
         for (const Json* instance : instances) out += instance_details(*instance);
         out += "</div>\n";
     }

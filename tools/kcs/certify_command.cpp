@@ -110,12 +110,6 @@ std::vector<harness::Instance> covered_instances(std::vector<harness::Instance> 
     return part;
 }
 
-// What the cost model expects an instance of the covered plan to take (a
-// part of a split sweep: its share).
-double expected_seconds(const harness::Instance& instance, const harness::CostModel& costs) {
-    return costs.expected_seconds(instance) / static_cast<double>(instance.sweep ? instance.sweep->count : 1);
-}
-
 // Runs the applicable instances on `adapters`, one thread per adapter,
 // each taking the next instance not yet taken, until all are done or a
 // stop is requested. An exception costs its instance (ERROR), not the run.
@@ -125,7 +119,7 @@ void run_instances(RunRecorder& recorder, const RunSetup& setup, const std::vect
     const auto& run = recorder.description();
     const auto& plan = recorder.plan();
     double expected_s = 0;
-    for (const auto& instance : plan) expected_s += expected_seconds(instance, costs);
+    for (const auto& instance : plan) expected_s += harness::expected_seconds(instance, costs);
     LiveDisplay display(std::cout, LiveDisplay::for_stdout(plan.size(), adapters.size(), expected_s));
     std::atomic<std::size_t> next{0};
     auto work = [&](host::IsolatedAdapter& adapter, std::size_t worker) {
@@ -133,7 +127,7 @@ void run_instances(RunRecorder& recorder, const RunSetup& setup, const std::vect
         for (std::size_t k = next++; k < order.size() && stop_signal.load() == 0; k = next++) {
             const std::size_t i = order[k];
             const harness::Instance& instance = plan[i];
-            display.begin(worker, instance.id, expected_seconds(instance, costs));
+            display.begin(worker, instance.id, harness::expected_seconds(instance, costs));
             harness::InstanceResult result;
             try {
                 const auto probe = suites::find_probe(instance.contract->id, instance.op->id);

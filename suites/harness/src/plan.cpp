@@ -131,9 +131,10 @@ std::string variant_of(const spec::ContractClass& contract) {
 
 namespace {
 
+bool matches(const std::string& pattern, const std::string& id) { return fnmatch(pattern.c_str(), id.c_str(), 0) == 0; }
+
 bool matches_any(const std::vector<std::string>& patterns, const std::string& id) {
-    return std::any_of(patterns.begin(), patterns.end(),
-                       [&](const std::string& p) { return fnmatch(p.c_str(), id.c_str(), 0) == 0; });
+    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) { return matches(p, id); });
 }
 
 bool selected(const PlanRequest& request, const std::string& id) {
@@ -249,6 +250,7 @@ spec::Diagnostics resolve_choice(PlanRequest& request, const PlanChoice& choice)
 }
 
 std::vector<std::string> unmatched_patterns(const PlanRequest& request) {
+    if (request.include.empty() && request.exclude.empty()) return {};  // no plan to make again
     PlanRequest whole = request;
     whole.include.clear();
     whole.exclude.clear();
@@ -256,9 +258,7 @@ std::vector<std::string> unmatched_patterns(const PlanRequest& request) {
     std::vector<std::string> out;
     for (const auto* list : {&request.include, &request.exclude})
         for (const auto& pattern : *list)
-            if (std::none_of(plan.begin(), plan.end(), [&](const Instance& i) {
-                    return fnmatch(pattern.c_str(), i.id.c_str(), 0) == 0;
-                }))
+            if (std::none_of(plan.begin(), plan.end(), [&](const Instance& i) { return matches(pattern, i.id); }))
                 out.push_back(std::string(list == &request.include ? "--include '" : "--exclude '") + pattern + "'");
     return out;
 }

@@ -173,6 +173,10 @@ double expected_seconds(const ShardMember& member, const std::vector<Instance>& 
     return costs.expected_seconds(plan.at(member.instance)) / static_cast<double>(member.parts);
 }
 
+double expected_seconds(const Instance& covered, const CostModel& costs) {
+    return costs.expected_seconds(covered) / static_cast<double>(covered.sweep ? covered.sweep->count : 1);
+}
+
 std::vector<std::vector<ShardMember>> assign_shards(const std::vector<Instance>& plan, const CostModel& costs,
                                                     int count, const std::function<bool(const Instance&)>& splits) {
     if (count < 1) throw std::invalid_argument("assign_shards: count must be at least 1");

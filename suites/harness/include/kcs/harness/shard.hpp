@@ -92,6 +92,9 @@ std::vector<std::vector<ShardMember>> assign_shards(const std::vector<Instance>&
 
 // A member's expected time: its instance's, or a part's even share of it.
 double expected_seconds(const ShardMember& member, const std::vector<Instance>& plan, const CostModel& costs);
+// The same for an instance of a shard's covered plan, whose split sweep
+// (Instance::sweep) says which part of how many it is.
+double expected_seconds(const Instance& covered, const CostModel& costs);
 
 // The order to run the plan in, as indices into it: most expensive first
 // (ties in plan order), so that with several jobs no long instance starts last.
