@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "kcs/harness/figures.hpp"
 #include "svg_charts.hpp"
 
 namespace kcs::reports::render {
@@ -26,7 +27,7 @@ double worse(double a, double b) {
 std::string figure_name_of(const Json& instance, const std::string& fallback) {
     const Json* decider = deciding_case(instance);
     const std::string name = decider ? text(member(*decider, "evidence"), "figure_name") : "";
-    return name.empty() ? fallback : name;
+    return name.empty() ? fallback : harness::figure_shown_name(name);
 }
 
 std::optional<double> bound_of(const Json& instance) {

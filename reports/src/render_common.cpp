@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "kcs/harness/figures.hpp"
 #include "kcs/reports/report.hpp"
 #include "kcs/reports/repro.hpp"
 #include "cited_tolerance.hpp"
@@ -334,9 +335,12 @@ const Json* deciding_case(const Json& instance) {
 std::string figure_text(const Json& case_json) {
     const Json& evidence = member(case_json, "evidence");
     const std::string name = text(evidence, "figure_name");
-    if (name.empty()) return "";
-    std::string out = name + " = " + number_text(member(evidence, "figure")) + " (bound " +
-                      number_text(member(evidence, "bound")) + ")";
+    const auto figure = number(member(evidence, "figure"));
+    if (name.empty() || !figure) return "";
+    // The figure by its one name, then what it measures.
+    std::string out = harness::figure_with_value(name, *figure, ref::number_text(*figure));
+    out += " (bound " + number_text(member(evidence, "bound")) + "): ";
+    out += harness::figure_meaning(name);
     // What the case judged, so that a reader sees a PASS rests on something.
     const Json& judged = member(evidence, "judged");
     const Json& count = member(judged, "count");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "kcs/harness/figures.hpp"
 #include "kcs/harness/verdict.hpp"
 
 #include "render_common.hpp"
@@ -232,7 +233,7 @@ std::string diff_markdown(const ReportDiff& diff, std::string_view before_name, 
         md += "Same verdict; the worst case's figure moved by more than either report's spread over its seeds.\n\n";
         md += "| instance | figure | before | after | bound | spread |\n| --- | --- | --- | --- | --- | --- |\n";
         for (const auto& f : diff.figures)
-            md += "| " + markdown_code(f.instance_id) + " | " + escape_markdown(f.figure_name) + " | " +
+            md += "| " + markdown_code(f.instance_id) + " | " + escape_markdown(harness::figure_shown_name(f.figure_name)) + " | " +
                   number_text(f.before) + " | " + number_text(f.after) + " | " + number_text(f.bound) + " | " +
                   number_text(f.spread) + " |\n";
     }

@@ -11,7 +11,7 @@ namespace kcs::reports::table_detail {
 struct FigureReading {
     double ratio = 0;   // figure / bound (bound / figure for "at least" bounds); above 1 is past the bound
     double excess = 0;  // how far past (or short of) the bound, in the figure's unit: orders equal ratios
-    std::string text;   // "max 1 ulp (≤3)", "D/B 24.2 (≤2)", "p_eff 11 bits (≥24)"
+    std::string text;   // "max ulp error 1 (≤3)", "max D/B 24.2 (≤2)", "p_eff 11 bits (≥24)"
 };
 
 // `at_least`: the bound is a minimum (its model holds the figure at least

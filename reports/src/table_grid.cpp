@@ -2,6 +2,7 @@
 // by every format.
 #include "table_grid.hpp"
 
+#include "kcs/harness/figures.hpp"
 #include "table_figures.hpp"
 
 namespace kcs::reports::table_detail {
@@ -42,7 +43,7 @@ GridCell class_cell(const TableCell& cell) {
     out.tone = tone_of(cell.outcome);
     if (cell.key) {
         out.figure = cell.key->text;
-        out.tooltip = cell.key->instance_id + ": " + cell.key->figure_name;
+        out.tooltip = cell.key->instance_id + ": " + harness::figure_meaning(cell.key->figure_name);
     }
     if (cell.outcome == CellOutcome::consequence)
         out.tooltip = "each FAIL follows from another class's FAIL on the same configuration, e.g. " + cell.cause;

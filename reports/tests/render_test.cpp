@@ -97,7 +97,18 @@ TEST(RenderHtml, CellsCountTheirInstancesVerdicts) {
     EXPECT_EQ(occurrences(html, "<td class=\"cell v-timeout\""), 1u);
     EXPECT_EQ(occurrences(html, "<td class=\"cell v-unsupported\""), 1u);
     // The key figure of the failing cell is the infinite one, as the comparison tables write it.
-    EXPECT_NE(html.find("|y-y*|/dot_bound inf (≤1)"), std::string::npos);
+    EXPECT_NE(html.find("max |y-y*|/dot_bound inf (≤1)"), std::string::npos);
+}
+
+// A figure has one name: the matrix cell, the instance's details and the
+// comparison tables all use it (kcs/harness/figures.hpp).
+TEST(RenderHtml, AFigureReadsTheSameInTheMatrixAndTheDetails) {
+    const std::string html = html_of(render_statement());
+    EXPECT_NE(html.find("2 distinct output hashes (≤1)"), std::string::npos);
+    EXPECT_NE(html.find("<span class=\"fig\">2 distinct output hashes (bound 1): distinct hashes of the output"),
+              std::string::npos);
+    EXPECT_NE(html.find("<span class=\"fig\">max ulp error 2 (bound 3): the largest distance"), std::string::npos);
+    EXPECT_EQ(html.find("max ulp error against cr"), std::string::npos);
 }
 
 TEST(RenderHtml, TheBannerGivesTheProfileVerdictCoverageAndPassRateApart) {

@@ -3,6 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kcs/harness/figures.hpp"
 #include "report_test_support.hpp"
 
 namespace kcs::reports::testing {
@@ -36,7 +37,7 @@ std::size_t first_of(const RunResults& run, const std::string& class_id, const s
 // K = 64, 512, 4096 with these error / bound ratios; the figure is the largest.
 void set_sweep(harness::CaseRecord& c, double at_64, double at_512, double at_4096) {
     auto& e = c.result.evidence;
-    e.figure_name = "max |y - y*| / dot_bound";
+    e.figure_name = harness::figures::dot_error.name;
     e.bound = 1;
     e.figure = std::max({at_64, at_512, at_4096});
     e.details["sweep"] = Json::array({{{"K", 64}, {"max_error_over_bound", number_json(at_64)}},
@@ -46,7 +47,7 @@ void set_sweep(harness::CaseRecord& c, double at_64, double at_512, double at_40
 
 void set_binades(harness::CaseRecord& c) {
     auto& e = c.result.evidence;
-    e.figure_name = "max ulp error against cr";
+    e.figure_name = "max ulp error against cr";  // as earlier reports named it
     e.figure = 2;
     e.bound = 3;
     e.details["core_binades"] = Json::array({{{"sign", "-"}, {"binade", 4}, {"max_ulp_error", 1.0}},
@@ -66,7 +67,7 @@ Json hash_group(char digit, int runs, int first_run) {
 
 void set_hashes(harness::CaseRecord& c, bool two) {
     auto& e = c.result.evidence;
-    e.figure_name = "distinct output hashes";
+    e.figure_name = harness::figures::distinct_hashes.name;
     e.bound = 1;
     e.figure = two ? 2 : 1;
     e.details["hashes"] =

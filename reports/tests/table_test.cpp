@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "kcs/harness/figures.hpp"
 #include "kcs/reports/table.hpp"
 #include "table_test_support.hpp"
 
@@ -17,6 +18,8 @@ using testing::MadeInstance;
 using testing::MadeReport;
 using testing::measured;
 
+// Figures as reports of earlier kcs named them: the table shows each by its
+// one name (kcs/harness/figures.hpp).
 constexpr const char* kDot = "max |y - y*| / dot_bound";
 constexpr const char* kUlp = "max ulp error against cr";
 constexpr const char* kHashes = "distinct output hashes";
@@ -72,16 +75,16 @@ TEST(Table, TwoReportsWithDifferentVerdictsSideBySide) {
     EXPECT_EQ(prc.cells[0].outcome, CellOutcome::pass);
     EXPECT_EQ(prc.cells[0].counted, 2u);
     EXPECT_EQ(prc.cells[0].applicable, 2u);
-    EXPECT_EQ(key_text(prc.cells[0]), "|y-y*|/dot_bound 0.5 (≤1)");  // the larger of 0.3 and 0.5
+    EXPECT_EQ(key_text(prc.cells[0]), "max |y-y*|/dot_bound 0.5 (≤1)");  // the larger of 0.3 and 0.5
     EXPECT_EQ(prc.cells[0].key->instance_id, "v1/C-PRC-01/reduce_sum/f32-f32/k-sweep");
     EXPECT_EQ(prc.cells[1].outcome, CellOutcome::fail);
     EXPECT_EQ(prc.cells[1].counted, 1u);
-    EXPECT_EQ(key_text(prc.cells[1]), "|y-y*|/dot_bound 1.11 (≤1)");
-    EXPECT_EQ(key_text(row(table, "C-ORD-02").cells[1]), "1 hash (≤1)");
+    EXPECT_EQ(key_text(prc.cells[1]), "max |y-y*|/dot_bound 1.11 (≤1)");
+    EXPECT_EQ(key_text(row(table, "C-ORD-02").cells[1]), "1 distinct output hash (≤1)");
 
     const std::string md = render_table(table, TableFormat::markdown);
-    EXPECT_NE(md.find("| **C-PRC-01** Accumulator preservation | **PASS 2/2**<br>\\|y-y\\*\\|/dot\\_bound 0.5 (≤1) | "
-                      "**FAIL 1/2**<br>\\|y-y\\*\\|/dot\\_bound 1.11 (≤1) |"),
+    EXPECT_NE(md.find("| **C-PRC-01** Accumulator preservation | **PASS 2/2**<br>max \\|y-y\\*\\|/dot\\_bound 0.5 (≤1) | "
+                      "**FAIL 1/2**<br>max \\|y-y\\*\\|/dot\\_bound 1.11 (≤1) |"),
               std::string::npos)
         << md;
     EXPECT_LT(md.find("C-ORD-02"), md.find("C-PRC-01"));
@@ -97,7 +100,7 @@ TEST(Table, FailCellShowsAFailingFigureEvenWhenAPassCameCloser) {
     const auto table = build_table({entry_of(r, "r.json")});
     const auto& cell = row(table, "C-PRC-01").cells[0];
     EXPECT_EQ(cell.outcome, CellOutcome::fail);
-    EXPECT_EQ(key_text(cell), "|y-y*|/dot_bound 0.25 (≤1)");
+    EXPECT_EQ(key_text(cell), "max |y-y*|/dot_bound 0.25 (≤1)");
 }
 
 TEST(Table, KeyFigureIsTheLargestRatioToItsBound) {
@@ -117,11 +120,11 @@ TEST(Table, KeyFigureIsTheLargestRatioToItsBound) {
         measured("C-EXC-01", "softmax/f32-f32/inf", "FAIL", "elements of the wrong IEEE class", "nan", 0.0),
         measured("C-EXC-02", "gather/f32-f32/oob", "PASS", "a figure no form knows (its explanation)", 0.5, 1.0)};
     const auto table = build_table({entry_of(r, "r.json")});
-    EXPECT_EQ(key_text(row(table, "C-CMP-01").cells[0]), "max 1 ulp (≤3)");
+    EXPECT_EQ(key_text(row(table, "C-CMP-01").cells[0]), "max ulp error 1 (≤3)");
     EXPECT_EQ(key_text(row(table, "C-PRC-03").cells[0]), "p_eff 11 bits (≥24)");
-    EXPECT_EQ(key_text(row(table, "C-ORD-01").cells[0]), "D/B 2.0004 (≤2)");
-    EXPECT_EQ(key_text(row(table, "C-ORD-02").cells[0]), "2 hashes (≤1)");
-    EXPECT_EQ(key_text(row(table, "C-EXC-01").cells[0]), "nan wrong IEEE class (≤0)");  // NaN is the worst there is
+    EXPECT_EQ(key_text(row(table, "C-ORD-01").cells[0]), "max D/B 2.0004 (≤2)");
+    EXPECT_EQ(key_text(row(table, "C-ORD-02").cells[0]), "2 distinct output hashes (≤1)");
+    EXPECT_EQ(key_text(row(table, "C-EXC-01").cells[0]), "nan wrong-class elements (≤0)");  // NaN is the worst there is
     EXPECT_EQ(key_text(row(table, "C-EXC-02").cells[0]), "a figure no form knows 0.5 (≤1)");
 }
 
@@ -338,11 +341,11 @@ TEST(Table, CsvParsesBackIntoTheSameTable) {
               "run 2026-12-07");
     EXPECT_EQ(records[0][5], records[0][4] + ": key figure");
 
-    EXPECT_EQ(records[1], (std::vector<std::string>{"C-ORD-02", "Run-to-run determinism", "PASS 1/1", "1 hash (≤1)",
-                                                    "PASS 1/1", "1 hash (≤1)"}));
+    EXPECT_EQ(records[1], (std::vector<std::string>{"C-ORD-02", "Run-to-run determinism", "PASS 1/1", "1 distinct output hash (≤1)",
+                                                    "PASS 1/1", "1 distinct output hash (≤1)"}));
     EXPECT_EQ(records[2],
-              (std::vector<std::string>{"C-PRC-01", "Accumulator preservation", "PASS 2/2", "|y-y*|/dot_bound 0.5 (≤1)",
-                                        "FAIL 1/2", "|y-y*|/dot_bound 1.11 (≤1)"}));
+              (std::vector<std::string>{"C-PRC-01", "Accumulator preservation", "PASS 2/2", "max |y-y*|/dot_bound 0.5 (≤1)",
+                                        "FAIL 1/2", "max |y-y*|/dot_bound 1.11 (≤1)"}));
     EXPECT_EQ(records[3], (std::vector<std::string>{"Profile verdict", "", "CONFORMANT", "", "NON-CONFORMANT", ""}));
 }
 
@@ -372,7 +375,9 @@ TEST(Table, HtmlIsSelfContainedAndEscapesAHostileAdapter) {
         EXPECT_EQ(html.find(external), std::string::npos) << external;
     EXPECT_NE(html.find("<style>"), std::string::npos);
     EXPECT_NE(html.find("<td class=\"fail\""), std::string::npos);
-    EXPECT_NE(html.find("title=\"v1/C-PRC-01/matmul/f16xf16-f32/k-sweep: max |y - y*| / dot_bound\""),
+    // A cell's title says what its figure measures.
+    EXPECT_NE(html.find("title=\"v1/C-PRC-01/matmul/f16xf16-f32/k-sweep: " +
+                        std::string(harness::figures::dot_error.meaning) + "\""),
               std::string::npos)
         << html;
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "../exactness/exactness_common.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/suites/operator_io.hpp"
 
 namespace kcs::suites {
@@ -186,7 +187,7 @@ void StoreTally::restore(const spec::Json& saved) {
 
 harness::CaseResult StoreTally::verdict(const harness::Instance& instance, spec::Json details) const {
     harness::Evidence e;
-    e.figure_name = "stores differing from RN_out";
+    e.figure_name = harness::figures::misrounded_stores.name;
     e.figure = static_cast<double>(stores_.classified());
     e.bound = 0;
     e.judged = {stores_.elements(), "stores"};

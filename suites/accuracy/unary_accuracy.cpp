@@ -17,6 +17,7 @@
 #include "accuracy_probes.hpp"
 #include "../exactness/exactness_common.hpp"
 #include "exhaustive_sweep.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/number_text.hpp"
 #include "kcs/reference/philox.hpp"
@@ -422,7 +423,7 @@ harness::CaseResult unary_accuracy(harness::ProbeContext& context) {
 
     const auto& w = total.ulp.worst();
     harness::Evidence e;
-    e.figure_name = "max ulp error against cr";
+    e.figure_name = harness::figures::max_ulp_error.name;
     e.figure = w.error;
     e.bound = bound;
     e.judged = {total.judged, "inputs"};

@@ -26,6 +26,7 @@
 #include "../tolerance/model_citation.hpp"
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/bounds.hpp"
 #include "kcs/reference/number_text.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -144,7 +145,7 @@ harness::CaseResult attention_accumulator_preservation(harness::ProbeContext& co
     const KFigures& f = failing ? *failing : *worst;
     evidence.details["judged_K"] = f.T;
     evidence.details["worst_data_set"] = f.worst_set;
-    evidence.figure_name = "max |y - y*| / dot_bound";
+    evidence.figure_name = harness::figures::dot_error.name;
     evidence.figure = f.worst_ratio;
     evidence.bound = 1.0;
     evidence.worst = f.worst;

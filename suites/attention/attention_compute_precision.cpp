@@ -20,6 +20,7 @@
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
 #include "../precision/compute_precision_probes.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "../precision/precision_signatures.hpp"
 #include "kcs/harness/case_verdict.hpp"
@@ -110,7 +111,7 @@ harness::CaseResult attention_declared_compute_precision(harness::ProbeContext& 
     evidence.details["probes"] = f.probes;
     evidence.judged = {f.tally.elements, "elements"};
     evidence.details["p_eff"]["V"] = {{"p_eff", precision.value()}, {"required", model.required_bits(v_dtype)}};
-    evidence.figure_name = "p_eff of V (effective input significand bits, at least the bound)";
+    evidence.figure_name = harness::figures::p_eff_of_v.name;
     evidence.figure = precision.value();
     evidence.bound = model.required_bits(v_dtype);
     spec::Json figures;

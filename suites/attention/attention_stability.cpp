@@ -22,6 +22,7 @@
 #include "../tolerance/stability_bound.hpp"
 #include "attention_problems.hpp"
 #include "attention_probes.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/number_text.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "../precision/precision_signatures.hpp"
@@ -141,7 +142,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         if (!worst || f.worst_ratio > worst->worst_ratio) worst = &f;
     }
     if (!worst) throw std::logic_error("C-PRC-02 attention probe: no data set was run");
-    evidence.figure_name = "max |y - y*| / stability_bound";
+    evidence.figure_name = harness::figures::stability_error.name;
     evidence.figure = worst->worst_ratio;
     evidence.bound = 1.0;
     evidence.worst = worst->worst;
@@ -151,7 +152,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     const auto where = [](const SetFigures& f) { return "T=" + std::to_string(f.L) + ", " + f.name + ": "; };
     if (nonfinite) {
         const SetFigures& f = *nonfinite;
-        evidence.figure_name = "outputs inf or NaN where y* is finite";
+        evidence.figure_name = harness::figures::nonfinite_outputs.name;
         evidence.figure = static_cast<double>(f.nonfinite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;

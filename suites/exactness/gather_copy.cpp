@@ -22,6 +22,7 @@
 
 #include "../tolerance/bitwise_equal.hpp"
 #include "../ordering/gather_problems.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/permutation.hpp"
 #include "kcs/reference/special_values.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -97,7 +98,7 @@ harness::CaseResult judge_subnormal_copy(harness::ProbeContext& context, const s
     }
 
     harness::Evidence evidence;
-    evidence.figure_name = "elements not copied bit for bit";
+    evidence.figure_name = harness::figures::miscopied_elements.name;
     evidence.figure = static_cast<double>(differing);
     evidence.bound = 0;
     evidence.details["bound"] = model_citation(*instance.contract);

@@ -12,6 +12,7 @@
 #include "exactness_common.hpp"
 #include "exactness_probes.hpp"
 #include "exp_probe_rows.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/number_text.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/unary_functions.hpp"
@@ -74,7 +75,7 @@ harness::CaseResult judge_exp_probabilities(harness::ProbeContext& context, cons
     }
 
     harness::Evidence e;
-    e.figure_name = "max ulp error against cr";
+    e.figure_name = harness::figures::max_ulp_error.name;
     e.figure = tally.worst().error;
     e.bound = bound;
     e.judged = {x_values.size(), "elements"};

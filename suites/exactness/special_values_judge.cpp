@@ -3,6 +3,7 @@
 #include <map>
 #include <vector>
 
+#include "kcs/harness/figures.hpp"
 #include "../tolerance/kind_tally.hpp"
 #include "exactness_common.hpp"
 
@@ -39,7 +40,7 @@ harness::CaseResult judge_special_batches(const harness::ProbeContext& context,
     }
     const std::size_t elements = misses.elements();
     harness::Evidence evidence;
-    evidence.figure_name = "elements of the wrong IEEE class (or, in a copy, other bits)";
+    evidence.figure_name = harness::figures::wrong_class_elements.name;
     evidence.figure = static_cast<double>(misses.classified());
     evidence.bound = 0;
     evidence.judged = {elements, "elements"};

@@ -7,6 +7,7 @@
 
 #include "../tolerance/kind_tally.hpp"
 #include "../tolerance/ulp_table.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/suites/operator_io.hpp"
 
@@ -87,7 +88,7 @@ harness::CaseResult judge_batches(harness::ProbeContext& context, std::vector<Ba
         off_claim += counts.probes(side) - counts.at(side, claimed);
     }
     harness::Evidence evidence;
-    evidence.figure_name = "distinguishing elements not as claimed (subnormals: " + claim + ")";
+    evidence.figure_name = harness::figures::subnormal_mismatches.name;
     evidence.figure = static_cast<double>(off_claim);
     evidence.bound = 0;
     evidence.judged = {distinguishing_total, "distinguishing elements"};

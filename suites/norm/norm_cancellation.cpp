@@ -24,6 +24,7 @@
 #include "../tolerance/accumulator_side_bound.hpp"
 #include "../tolerance/model_citation.hpp"
 #include "../tolerance/stability_bound.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/layernorm_oracle.hpp"
 #include "kcs/reference/number_text.hpp"
@@ -205,7 +206,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         if (!worst || f.result.worst_ratio > worst->result.worst_ratio) worst = &f;
     }
     if (!worst) throw std::logic_error("norm_cancellation_safety: no rows were run");
-    evidence.figure_name = "max |y - y*| / stability_bound";
+    evidence.figure_name = harness::figures::stability_error.name;
     evidence.figure = worst->result.worst_ratio;
     evidence.bound = 1.0;
     evidence.worst = worst->worst;
@@ -216,7 +217,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     const auto where = [](const SetFigures& f) { return "L=" + std::to_string(f.L) + ", " + f.name + ": "; };
     if (nonfinite) {
         const SetFigures& f = *nonfinite;
-        evidence.figure_name = "outputs inf or NaN where y* is finite";
+        evidence.figure_name = harness::figures::nonfinite_outputs.name;
         evidence.figure = static_cast<double>(f.result.nonfinite_where_finite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;

@@ -30,6 +30,7 @@
 #include "../tolerance/kind_tally.hpp"
 #include "../pointwise/contraction_signature.hpp"
 #include "../exactness/exactness_common.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/compensated_sum.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/philox.hpp"
@@ -264,7 +265,7 @@ harness::CaseResult verdict_of(const harness::ProbeContext& context, const Tally
                         {"signed_zero_folded", tally.outcomes.count(Outcome::folded)},
                         {"unmatched", tally.outcomes.count(Outcome::unmatched)},
                         {"elements_by_shape", tally.elements_by_shape}};
-    evidence.figure_name = "elements matching no allowed evaluation";
+    evidence.figure_name = harness::figures::unmatched_elements.name;
     evidence.judged = {tally.outcomes.elements(), "elements"};
     const std::size_t fused_off = contract_on ? 0 : tally.outcomes.count(Outcome::fused);
     const std::size_t wrong = fused_off + tally.outcomes.count(Outcome::reassociated) + tally.outcomes.count(Outcome::folded) +

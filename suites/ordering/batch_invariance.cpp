@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/parse_distribution.hpp"
 #include "kcs/spec/tolerance_models.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -261,7 +262,7 @@ private:
 
     harness::Evidence base_evidence(double figure) const {
         harness::Evidence evidence;
-        evidence.figure_name = "differing elements of the test row (most in one comparison)";
+        evidence.figure_name = harness::figures::differing_elements.name;
         evidence.figure = figure;
         evidence.bound = 0;
         evidence.details["row_shape"] = op_.describe(row_shape_);

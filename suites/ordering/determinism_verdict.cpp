@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kcs/harness/figures.hpp"
 #include "ordering_results.hpp"
 
 namespace kcs::suites {
@@ -58,7 +59,7 @@ harness::Evidence run_evidence(const DeterminismConditions& runs, const Distinct
                                const DeterminismRecord& record) {
     const OutputHashTally& tally = runs.tally;
     harness::Evidence evidence;
-    evidence.figure_name = "distinct output hashes";
+    evidence.figure_name = harness::figures::distinct_hashes.name;
     evidence.figure = static_cast<double>(tally.distinct());
     evidence.bound = params.max_distinct;
     evidence.judged = {static_cast<std::uint64_t>(tally.runs()), "runs"};

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/suites/operator_io.hpp"
 #include "gather_problems.hpp"
@@ -141,7 +142,7 @@ public:
 
     harness::CaseResult verdict() {
         harness::Evidence evidence;
-        evidence.figure_name = "calls departing from the oob_policy or the memory domain";
+        evidence.figure_name = harness::figures::policy_departures.name;
         evidence.figure = static_cast<double>(departures_.size());
         evidence.bound = 0;
         evidence.details["oob_policy"] = policy_;

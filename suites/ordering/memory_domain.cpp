@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../tolerance/memory_domain.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/parse_distribution.hpp"
 #include "kcs/suites/operator_io.hpp"
@@ -79,7 +80,7 @@ harness::CaseResult memory_domain_probe(harness::ProbeContext& context) {
     const ref::Format out = float_format(instance.config.output);
 
     harness::Evidence evidence;
-    evidence.figure_name = "stale outputs (the whole output repeats the previous seed's)";
+    evidence.figure_name = harness::figures::stale_outputs.name;
     evidence.bound = 0;
     evidence.details["seeds"] = {previous_seed(context.seed()), context.seed()};
     evidence.details["shapes"] = spec::Json::array();

@@ -32,6 +32,7 @@
 #include "../tolerance/kind_tally.hpp"
 #include "contraction_signature.hpp"
 #include "../exactness/exactness_common.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/special_values.hpp"
@@ -136,7 +137,7 @@ public:
 
     harness::CaseResult verdict(const std::string& claim) const {
         harness::Evidence evidence;
-        evidence.figure_name = "elements equal to no allowed evaluation (fp_contract: " + claim + ")";
+        evidence.figure_name = harness::figures::unmatched_elements.name;
         evidence.figure = static_cast<double>(wrong_.classified());
         evidence.bound = 0;
         evidence.judged = {wrong_.elements(), "elements"};

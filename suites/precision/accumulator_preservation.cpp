@@ -17,6 +17,7 @@
 #include "../tolerance/dot_bound.hpp"
 #include "../tolerance/element_judgement.hpp"
 #include "../tolerance/model_citation.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/bounds.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/number_text.hpp"
@@ -295,7 +296,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     if (failing) evidence.details["signature_figures"] = figures;
     const KFigures& f = failing ? *failing : worst_by(sweep, element_ratio);
     evidence.details["judged_K"] = f.K;
-    evidence.figure_name = "max |y - y*| / dot_bound";
+    evidence.figure_name = harness::figures::dot_error.name;
     evidence.figure = f.worst_ratio;
     evidence.bound = 1.0;
     evidence.worst = f.worst;
@@ -321,7 +322,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
                        : std::string(", but not at every larger K: a failure that does not grow with K"));
     } else {
         const bool mean = signature == kBiasedRounding;
-        evidence.figure_name = mean ? "|mean e| / its limit" : "variance of e / its limit";
+        evidence.figure_name = mean ? harness::figures::error_mean.name : harness::figures::error_variance.name;
         evidence.figure = mean ? mean_ratio(f) : variance_ratio(f);
         message = at + "every element within dot_bound, but the " +
                   (mean ? "mean of e is " + ref::number_text(f.pooled.mean) + " against a limit of " +

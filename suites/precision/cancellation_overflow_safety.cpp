@@ -21,6 +21,7 @@
 
 #include "../tolerance/model_citation.hpp"
 #include "../tolerance/stability_bound.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/number_text.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
@@ -231,7 +232,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
         if (!worst || f.result.worst_ratio > worst->result.worst_ratio) worst = &f;
     }
     if (!worst) throw std::logic_error("cancellation_overflow_safety: no rows were run");
-    evidence.figure_name = "max |y - y*| / stability_bound";
+    evidence.figure_name = harness::figures::stability_error.name;
     evidence.figure = worst->result.worst_ratio;
     evidence.bound = 1.0;
     evidence.worst = worst->worst;
@@ -242,7 +243,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
     const auto where = [](const SetFigures& f) { return "L=" + std::to_string(f.L) + ", " + f.name + ": "; };
     if (nonfinite) {
         const SetFigures& f = *nonfinite;
-        evidence.figure_name = "outputs inf or NaN where y* is finite";
+        evidence.figure_name = harness::figures::nonfinite_outputs.name;
         evidence.figure = static_cast<double>(f.result.nonfinite_where_finite);
         evidence.bound = 0;
         evidence.worst = f.first_nonfinite;
@@ -256,7 +257,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const std::vec
                             std::move(evidence));
     }
     if (drift) {
-        evidence.figure_name = "max |S - 1| / row-sum bound";
+        evidence.figure_name = harness::figures::row_sum_error.name;
         evidence.figure = drift->result.worst_row_deviation / drift->result.row_sum_bound;
         evidence.worst = drift->worst_row;
         return harness::case_verdict(instance, signature,

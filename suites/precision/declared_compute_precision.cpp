@@ -35,6 +35,7 @@
 
 #include "../tolerance/exact_when_representable.hpp"
 #include "../tolerance/model_citation.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/fill.hpp"
 #include "kcs/reference/formats.hpp"
 #include "kcs/reference/matmul_oracle.hpp"
@@ -386,7 +387,7 @@ harness::CaseResult verdict_of(const harness::Instance& instance, const ExactWhe
         }
     }
     const std::string& worst_dtype = instance.config.inputs.at(worst_operand);
-    evidence.figure_name = "p_eff (effective input significand bits, at least the bound)";
+    evidence.figure_name = harness::figures::p_eff.name;
     evidence.figure = p_eff[worst_operand];
     evidence.bound = model.required_bits(worst_dtype);
 

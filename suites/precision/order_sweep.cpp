@@ -5,6 +5,7 @@
 
 #include "../tolerance/model_citation.hpp"
 #include "kcs/harness/case_verdict.hpp"
+#include "kcs/harness/figures.hpp"
 #include "kcs/reference/number_text.hpp"
 
 namespace kcs::suites::precision {
@@ -100,7 +101,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
         evidence.details["sweep"].push_back(per_k);
     }
 
-    evidence.figure_name = "max D / B (path-dependence diameter over order_bound B)";
+    evidence.figure_name = harness::figures::order_diameter.name;
     evidence.figure = widest->result.worst_diameter_ratio;
     evidence.bound = model.diameter_factor;
     evidence.worst = widest->worst_diameter;
@@ -119,7 +120,7 @@ harness::CaseResult order_sweep_verdict(const harness::Instance& instance, const
     }
     if (error_failed) {
         const OrderBoundResult& r = furthest->result;
-        evidence.figure_name = "max |y_pi - y*| / B";
+        evidence.figure_name = harness::figures::order_error.name;
         evidence.figure = r.worst_error_ratio;
         evidence.bound = 1.0;
         evidence.worst = furthest->worst_error;

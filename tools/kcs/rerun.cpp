@@ -7,6 +7,7 @@
 #include <random>
 #include <string_view>
 
+#include "kcs/harness/figures.hpp"
 #include "kcs/harness/plan.hpp"
 #include "kcs/harness/runner.hpp"
 #include "kcs/host/adapter_search.hpp"
@@ -27,10 +28,13 @@ struct RecordedCase {
 // The evidence fields that a deterministic kernel reproduces bit for bit.
 const char* const kReproducedFields[] = {"figure_name", "figure", "bound", "worst", "details", "judged", "adapter_calls"};
 
-// A field as a rerun compares it: a sweep's details without where its time
+// A field as a rerun compares it: a figure by its one name; a sweep's details without where its time
 // went (details.sweep_timing's seconds and resumed chunk), which no rerun
 // repeats; its part (the chunks and their tally) stays.
 reports::Json compared(const char* field, reports::Json value) {
+    // A report of an earlier kcs may name the figure as it was named then.
+    if (std::string_view(field) == "figure_name" && value.is_string())
+        return harness::figure_shown_name(value.get<std::string>());
     if (std::string_view(field) == "details" && value.is_object() && value.contains("sweep_timing"))
         for (const char* time : {"wall_s", "waiting_for_device_s", "judging_s", "resumed_from_chunk"})
             value["sweep_timing"].erase(time);

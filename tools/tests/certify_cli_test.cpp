@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "kcs/harness/figures.hpp"
+
 extern char** environ;
 
 namespace {
@@ -153,6 +155,15 @@ TEST_F(CertifyCli, ReduceMaxAtSmokeDepthWritesAValidReportWhoseReproLinesReplay)
         EXPECT_EQ(replayed_case["verdict"], c["verdict"]);
         EXPECT_EQ(replayed_case["repro"], repro);
         EXPECT_EQ(replayed_case["evidence"]["figure_name"], c["evidence"]["figure_name"]);
+        // The report records a figure by its one name, and kcs run shows it by that name.
+        const std::string figure = c["evidence"]["figure_name"];
+        ASSERT_NE(kcs::harness::find_figure(figure), nullptr) << figure;
+        EXPECT_EQ(figure, kcs::harness::find_figure(figure)->name);
+        const auto evidence_at = replay.out.find("\nevidence  ");
+        ASSERT_NE(evidence_at, std::string::npos) << replay.out;
+        const std::string evidence_line = replay.out.substr(evidence_at, replay.out.find('\n', evidence_at + 1) - evidence_at);
+        EXPECT_NE(evidence_line.find(figure), std::string::npos) << evidence_line;
+        EXPECT_NE(evidence_line.find(kcs::harness::figure_meaning(figure)), std::string::npos) << evidence_line;
     }
     EXPECT_FALSE(replayed.empty());
 }

@@ -1,5 +1,6 @@
 // ProbeContext: what a probe may do, and how the outcomes of the adapter
 // and of the integrity protocol become verdicts.
+#include "kcs/harness/figures.hpp"
 #include "kcs/harness/probe.hpp"
 
 #include <unistd.h>
@@ -24,7 +25,7 @@ CaseResult breach_result(const std::vector<Breach>& breaches) {
     CaseResult r = verdict_only(Verdict::fail, breaches.front().detail);
     r.violated_class = std::string(kBreachClass);
     r.signature = breaches.front().signature;
-    r.evidence.figure_name = "integrity breaches";
+    r.evidence.figure_name = harness::figures::integrity_breaches.name;
     r.evidence.figure = static_cast<double>(breaches.size());
     r.evidence.bound = 0;
     for (const auto& b : breaches) r.evidence.details["breaches"].push_back({{"signature", b.signature}, {"detail", b.detail}});
