@@ -36,12 +36,10 @@ harness::HostTensor generate(const std::string& dtype, std::vector<std::int64_t>
     if (dtype == "i32" || dtype == "i64") {
         const auto* integers = std::get_if<ref::Integers>(&distribution);
         if (!integers) throw std::invalid_argument("an index tensor needs an integers(LO,HI) distribution");
-        const auto drawn = ref::fill_integers(*integers, where, out.elements());
-        for (std::size_t i = 0; i < drawn.size(); ++i) out.set_bits(i, static_cast<std::uint64_t>(drawn[i]));
+        out.set_all_bits(std::span<const std::int64_t>(ref::fill_integers(*integers, where, out.elements())));
         return out;
     }
-    const auto bits = ref::fill_bits(float_format(dtype), distribution, where, out.elements());
-    for (std::size_t i = 0; i < bits.size(); ++i) out.set_bits(i, bits[i]);
+    out.set_all_bits(std::span<const std::uint32_t>(ref::fill_bits(float_format(dtype), distribution, where, out.elements())));
     return out;
 }
 

@@ -363,6 +363,14 @@ void release_buffer(host::IsolatedAdapter& adapter, SlotState& slot, std::chrono
     slot.buffer = {};
 }
 
+// A position's images outlive it: the next instance's runs reuse them
+// (IsolatedAdapter::reused_shared), so its first run faults in no page.
+void keep_images(host::IsolatedAdapter& adapter, SlotState& slot) {
+    adapter.keep_shared(std::move(slot.written));
+    adapter.keep_shared(std::move(slot.read_back));
+    slot.prepared.reset();
+}
+
 // Rule 4: the same buffer for the same size, so a result left in it from an
 // earlier run shows; a new buffer when the worker changed.
 std::optional<host::CallResult> ensure_buffer(host::IsolatedAdapter& adapter, SlotState& slot, const TensorSpec& spec,
@@ -400,6 +408,7 @@ SlotState& state_of_size(host::IsolatedAdapter& adapter, Slot& slot, std::uint64
     };
     while (!sizes.empty() && (sizes.size() > Slot::kSizesKept || kept_bytes() > Slot::kBytesKept)) {
         release_buffer(adapter, sizes.front(), time);
+        keep_images(adapter, sizes.front());
         sizes.erase(sizes.begin());
     }
     return sizes.emplace_back();
@@ -415,10 +424,13 @@ void prepare_image(host::IsolatedAdapter& adapter, SlotState& slot, const Tensor
                    std::uint64_t seed, PoisonPattern poison) {
     const auto& layout = slot.layout;
     if (slot.written.size() < layout.total_bytes()) {
-        slot.written = adapter.shared(layout.total_bytes(), host::WorkerAccess::read_only);
+        adapter.keep_shared(std::exchange(
+            slot.written, adapter.reused_shared(layout.total_bytes(), host::WorkerAccess::read_only)));
         slot.prepared.reset();
     }
-    if (slot.read_back.size() < layout.total_bytes()) slot.read_back = adapter.shared(layout.total_bytes());
+    if (slot.read_back.size() < layout.total_bytes())
+        adapter.keep_shared(std::exchange(
+            slot.read_back, adapter.reused_shared(layout.total_bytes(), host::WorkerAccess::read_write)));
     const std::span<std::byte> image = slot.written_image();
     const auto tensor = image.subspan(layout.tensor_offset(), layout.tensor_bytes);
     const SlotState::Prepared want{layout, seed, spec.dtype, spec.input != nullptr, spec.input ? PoisonPattern::first : poison};
@@ -527,6 +539,7 @@ GuardedDevice::~GuardedDevice() {
         for (SlotState& state : slot.sizes) {
             try {
                 release_buffer(adapter_, state, unused);
+                keep_images(adapter_, state);
             } catch (...) {
                 // A destructor must not throw; the worker frees the buffer when it ends.
             }
@@ -560,7 +573,10 @@ GuardedRun GuardedDevice::run(const Invocation& invocation, const TensorPlacemen
     // Place: at each tensor position the buffer of the tensor's size; the
     // buffers of positions this invocation does not have are given back.
     while (slots_.size() > tensors.size()) {
-        for (SlotState& state : slots_.back().sizes) release_buffer(adapter_, state, time);
+        for (SlotState& state : slots_.back().sizes) {
+            release_buffer(adapter_, state, time);
+            keep_images(adapter_, state);
+        }
         slots_.pop_back();
     }
     slots_.resize(tensors.size());

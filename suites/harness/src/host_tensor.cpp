@@ -125,6 +125,32 @@ void HostTensor::set_bits(std::size_t i, std::uint64_t value) {
     store_element(bytes.data() + i * size, size, value);
 }
 
+template <class Bits>
+void HostTensor::set_all_bits(std::span<const Bits> all) {
+    const std::size_t size = dtype_size(dtype);
+    if (all.size() != elements())
+        throw std::invalid_argument("HostTensor::set_all_bits: " + std::to_string(all.size()) + " values for " +
+                                    std::to_string(elements()) + " elements");
+    std::byte* at = bytes.data();
+    // The width chosen once, not per element.
+    const auto store = [&]<class Word>(Word) {
+        for (const Bits b : all) {
+            const auto v = static_cast<Word>(b);
+            std::memcpy(at, &v, sizeof v);
+            at += sizeof v;
+        }
+    };
+    switch (size) {
+        case 1: store(std::uint8_t{}); return;
+        case 2: store(std::uint16_t{}); return;
+        case 4: store(std::uint32_t{}); return;
+        default: store(std::uint64_t{}); return;
+    }
+}
+template void HostTensor::set_all_bits(std::span<const std::uint32_t>);
+template void HostTensor::set_all_bits(std::span<const std::uint64_t>);
+template void HostTensor::set_all_bits(std::span<const std::int64_t>);
+
 double HostTensor::value(std::size_t i) const {
     const std::uint64_t raw = bits(i);
     switch (dtype) {

@@ -687,6 +687,19 @@ TEST(HostTensor, ElementBitsRoundTripAtEverySize) {
     }
 }
 
+// All at once, as generated tensors are filled: the same bytes as one by one.
+TEST(HostTensor, AllBitsAtOnceEqualOneByOne) {
+    const std::vector<std::uint64_t> all{0x8877665544332211u, 0x1u, 0xFFFFu};
+    for (const kcs_dtype dtype : {KCS_DTYPE_I8, KCS_DTYPE_F16, KCS_DTYPE_F32, KCS_DTYPE_I64}) {
+        HostTensor at_once = HostTensor::zeros(dtype, {3});
+        HostTensor one_by_one = HostTensor::zeros(dtype, {3});
+        at_once.set_all_bits(std::span<const std::uint64_t>(all));
+        for (std::size_t i = 0; i < all.size(); ++i) one_by_one.set_bits(i, all[i]);
+        EXPECT_EQ(at_once.bytes, one_by_one.bytes) << dtype_name(dtype);
+        EXPECT_THROW(at_once.set_all_bits(std::span<const std::uint64_t>(all).first(2)), std::invalid_argument);
+    }
+}
+
 TEST(HostTensor, ShapesAndSizes) {
     EXPECT_EQ(HostTensor::zeros(KCS_DTYPE_F32, {}).elements(), 1u);  // a scalar
     EXPECT_EQ(HostTensor::zeros(KCS_DTYPE_BF16, {3, 0, 2}).bytes.size(), 0u);

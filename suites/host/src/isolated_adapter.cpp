@@ -472,6 +472,32 @@ SharedBytes IsolatedAdapter::shared(std::uint64_t bytes, WorkerAccess access) {
     return SharedBytes(regions_, bytes, access);
 }
 
+SharedBytes IsolatedAdapter::reused_shared(std::uint64_t bytes, WorkerAccess access) {
+    // The smallest kept region that serves: most reuse the same layout.
+    auto best = kept_shared_.end();
+    for (auto it = kept_shared_.begin(); it != kept_shared_.end(); ++it) {
+        const std::uint64_t mapped = it->mapped();
+        if (it->worker_access() != access || mapped < bytes || (bytes > 0 && mapped / 2 >= bytes)) continue;
+        if (best == kept_shared_.end() || mapped < best->mapped()) best = it;
+    }
+    if (best == kept_shared_.end()) return shared(bytes, access);
+    SharedBytes region = std::move(*best);
+    kept_shared_.erase(best);
+    region.resize_within_pages(bytes);
+    return region;
+}
+
+void IsolatedAdapter::keep_shared(SharedBytes region) {
+    if (region.id() == 0 || region.table_ != regions_) return;  // no region, or another adapter's: destroyed here
+    kept_shared_.push_back(std::move(region));
+    std::uint64_t kept = 0;
+    for (const SharedBytes& r : kept_shared_) kept += r.mapped();
+    while (kept > kKeptSharedBytes) {
+        kept -= kept_shared_.front().mapped();
+        kept_shared_.pop_front();
+    }
+}
+
 // write_region, read_region: the request names the bytes by region, offset
 // and size; the reply carries none.
 CallResult IsolatedAdapter::transfer_in_region(bool is_write, BufferHandle buffer, std::uint64_t offset,

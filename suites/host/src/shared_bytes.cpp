@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <stdexcept>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -116,6 +118,13 @@ SharedBytes& SharedBytes::operator=(SharedBytes&& other) noexcept {
 }
 
 SharedBytes::~SharedBytes() { reset(); }
+
+void SharedBytes::resize_within_pages(std::uint64_t size) {
+    if (size > mapped_) throw std::logic_error("a shared region of " + std::to_string(mapped_) +
+                                               " mapped bytes cannot serve " + std::to_string(size));
+    size_ = size;
+    if (SharedRegion* region = table_->by_id(id_)) region->size = size;
+}
 
 void SharedBytes::reset() noexcept {
     if (table_) table_->remove(data_);

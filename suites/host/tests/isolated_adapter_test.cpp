@@ -275,6 +275,40 @@ TEST(IsolatedAdapter, SharedRegionsSurviveAWorkerCrash) {
     EXPECT_EQ(regions_mapped_by(*adapter.worker_pid()), 2);
 }
 
+// A region given back serves the next of its access and about its size:
+// the same memory, mapped once in the worker; beyond the bytes kept, the
+// least recently kept goes.
+TEST(IsolatedAdapter, AKeptRegionServesTheNextOfItsAccessWithoutANewMapping) {
+    IsolatedAdapter adapter(fixture("fixture"), fixture_options());
+    const auto buffer = adapter.alloc(8192);
+    ASSERT_TRUE(buffer.ok());
+    auto first = adapter.reused_shared(8192, WorkerAccess::read_write);
+    const std::uint64_t first_id = first.id();
+    ASSERT_TRUE(adapter.read(buffer.value, 0, first.bytes()).ok());
+    EXPECT_EQ(regions_mapped_by(*adapter.worker_pid()), 1);
+    adapter.keep_shared(std::move(first));
+
+    auto again = adapter.reused_shared(5000, WorkerAccess::read_write);
+    EXPECT_EQ(again.id(), first_id);
+    EXPECT_EQ(again.size(), 5000u);
+    ASSERT_TRUE(adapter.read(buffer.value, 0, again.bytes()).ok());
+    EXPECT_EQ(adapter.shared_transfers(), 2u);
+    EXPECT_EQ(regions_mapped_by(*adapter.worker_pid()), 1);  // no second mapping
+    adapter.keep_shared(std::move(again));
+    EXPECT_NE(adapter.reused_shared(5000, WorkerAccess::read_only).id(), first_id);  // another access
+    EXPECT_NE(adapter.reused_shared(100, WorkerAccess::read_write).id(), first_id);  // a page is under half of it
+
+    // Two regions of 3/5 of what is kept: the first kept is destroyed.
+    const std::uint64_t large = IsolatedAdapter::kKeptSharedBytes / 5 * 3;
+    auto a = adapter.shared(large);
+    auto b = adapter.shared(large);
+    const std::uint64_t b_id = b.id();
+    adapter.keep_shared(std::move(a));
+    adapter.keep_shared(std::move(b));
+    EXPECT_EQ(adapter.reused_shared(large, WorkerAccess::read_write).id(), b_id);
+    EXPECT_GT(adapter.reused_shared(large, WorkerAccess::read_write).id(), b_id);  // a new one
+}
+
 // A region that dies is unmapped in the worker before the next call; one
 // that outlives its adapter stays usable memory.
 TEST(IsolatedAdapter, DeadRegionsAreUnmappedAndRegionsMayOutliveTheirAdapter) {

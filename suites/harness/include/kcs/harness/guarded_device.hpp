@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,10 @@ struct HostTensor {
     std::size_t elements() const;
     std::uint64_t bits(std::size_t i) const;            // raw element bits
     void set_bits(std::size_t i, std::uint64_t bits);
+    // Every element's bits at once (as many as the tensor has elements): a
+    // generated tensor is filled so, not element by element.
+    template <class Bits>
+    void set_all_bits(std::span<const Bits> all);
     double value(std::size_t i) const;                  // float dtypes: exact value; integers: as double
     void set_value(std::size_t i, double value);        // float dtypes: rounded to nearest even
 };

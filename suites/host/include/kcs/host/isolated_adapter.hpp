@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -118,6 +119,17 @@ public:
     // uses it (again in each worker generation). Throws std::system_error
     // when the memory cannot be had.
     SharedBytes shared(std::uint64_t bytes, WorkerAccess access = WorkerAccess::read_write);
+    // A region of `bytes` whose every byte the caller will write before it
+    // reads one (its contents are unspecified): one given back by
+    // keep_shared() when one of this access and of at least those bytes but
+    // under twice as many pages is kept, else shared(). A kept region needs
+    // no new memory, no page faulted in, no map_region: the guarded runs of
+    // one instance after another reuse their images so.
+    SharedBytes reused_shared(std::uint64_t bytes, WorkerAccess access);
+    // Keeps `region` for reused_shared(), while the kept regions map at most
+    // kKeptSharedBytes; the least recently kept beyond that are destroyed.
+    void keep_shared(SharedBytes region);
+    static constexpr std::uint64_t kKeptSharedBytes = std::uint64_t{256} << 20;
     // Writes and reads that went through a shared region, since construction.
     std::uint64_t shared_transfers() const noexcept { return shared_transfers_; }
     CallResult run(const Operation& op);
@@ -179,6 +191,7 @@ private:
     std::uint64_t live_buffers_ = 0;
     std::uint64_t memory_restarts_ = 0;
     std::shared_ptr<SharedRegionTable> regions_;
+    std::deque<SharedBytes> kept_shared_;  // for reused_shared(), the most recently kept last
     std::uint64_t shared_transfers_ = 0;
     std::uint64_t sequences_ = 0;
     SharedBytes progress_;  // where the worker says which step of a sequence runs since when

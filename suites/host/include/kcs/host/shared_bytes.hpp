@@ -47,6 +47,9 @@ private:
     friend class IsolatedAdapter;
     SharedBytes(std::shared_ptr<SharedRegionTable> table, std::uint64_t size, WorkerAccess access);
     void reset() noexcept;
+    // The same region serving `size` bytes (at most its mapped pages).
+    void resize_within_pages(std::uint64_t size);
+    std::uint64_t mapped() const noexcept { return mapped_; }
 
     std::shared_ptr<SharedRegionTable> table_;
     std::uint64_t id_ = 0;
