@@ -11,7 +11,8 @@ namespace kcs::opencl {
 namespace {
 
 constexpr std::size_t kMatmulTile = 16;  // TILE in kernels/matmul.cl
-constexpr std::size_t kMatmulWidth = 4;  // WIDTH: columns per work-item
+constexpr std::size_t kMatmulWidth = 4;  // WIDTH: rows and columns per work-item
+constexpr std::size_t kMatmulBlock = kMatmulTile * kMatmulWidth;  // rows and columns per work-group
 
 // ---- matmul: A [B?, M, K] x B [B?, K, N] -> C [B?, M, N] -------------------
 
@@ -24,9 +25,10 @@ void run_matmul(Execution& execution, const Request& request) {
     const cl_ulong m = m_count, k = k_count, n = n_count;
     cl_kernel kernel = execution.kernel(Family::matmul, kernel_name("matmul", a.dtype, c.dtype));
     execution.set_args(kernel, execution.bind(a, "A"), execution.bind(b, "B"), execution.bind(c, "C"), m, k, n);
-    // One work-group per TILE rows and TILE * WIDTH columns.
-    const std::size_t column_groups = round_up(n, kMatmulTile * kMatmulWidth) / (kMatmulTile * kMatmulWidth);
-    execution.launch(kernel, 3, {column_groups * kMatmulTile, round_up(m, kMatmulTile), batch},
+    // One work-group per BLOCK rows and BLOCK columns.
+    const std::size_t column_groups = round_up(n, kMatmulBlock) / kMatmulBlock;
+    const std::size_t row_groups = round_up(m, kMatmulBlock) / kMatmulBlock;
+    execution.launch(kernel, 3, {column_groups * kMatmulTile, row_groups * kMatmulTile, batch},
                      {kMatmulTile, kMatmulTile, 1});
 }
 
