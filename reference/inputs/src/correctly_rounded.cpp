@@ -20,6 +20,12 @@
 
 namespace kcs::ref::inputs_detail {
 
+// The double-word steps are fmas: where the CPU has the instruction, a
+// clone of fast_log and fast_cos (with their helpers inlined) runs it
+// inline instead of calling libm's fma (the same IEEE fma, so the same
+// bits; reference/kernels/src/matmul.cpp clones so too).
+#define KCS_FMA_CLONES [[gnu::target_clones("fma", "default")]]
+
 namespace {
 
 // The f64 nearest to a real known to lie within eps·|v| of v, if that
@@ -27,7 +33,7 @@ namespace {
 // binade): then every point of it, the exact value included, rounds to
 // RN(v). `eps` is doubled below to absorb the few roundings of the test
 // itself, each at most u relative to quantities below ulp(hi).
-std::optional<double> round_if_decided(DoubleWord v, double eps) {
+[[gnu::always_inline]] inline std::optional<double> round_if_decided(DoubleWord v, double eps) {
     const DoubleWord n = fast_two_sum(v.hi, v.lo);  // n.hi = RN(n.hi + n.lo) exactly
     const double magnitude = std::abs(n.hi);
     // The spacing of f64 above |hi| is 2^(E - 52) for a normal |hi| of
@@ -71,7 +77,7 @@ std::optional<double> round_if_decided(DoubleWord v, double eps) {
 
 constexpr double kSqrtHalf = 0x1.6a09e667f3bcdp-1;  // RN(√2/2); any split point near it works
 
-DoubleWord log1p_small(DoubleWord r) {
+[[gnu::always_inline]] inline DoubleWord log1p_small(DoubleWord r) {
     const double rh = r.hi;
     double t = -1.0 / 10.0;
     t = 1.0 / 9.0 + rh * t;
@@ -110,7 +116,7 @@ DoubleWord log1p_small(DoubleWord r) {
 // Bound: relative error of cos θ < 2^-71, below 2^-69.
 // ---------------------------------------------------------------------------
 
-DoubleWord cos_reduced(DoubleWord z) {
+[[gnu::always_inline]] inline DoubleWord cos_reduced(DoubleWord z) {
     const double zh = z.hi;
     double t = 1.0 / 2432902008176640000.0;  // 1/20!
     t = -1.0 / 6402373705728000.0 + zh * t;  // 1/18!
@@ -125,7 +131,7 @@ DoubleWord cos_reduced(DoubleWord z) {
     return add(mul(c, z), 1.0);
 }
 
-DoubleWord sin_reduced(DoubleWord y, DoubleWord z) {
+[[gnu::always_inline]] inline DoubleWord sin_reduced(DoubleWord y, DoubleWord z) {
     const double zh = z.hi;
     double t = -1.0 / 121645100408832000.0;  // 1/19!
     t = 1.0 / 355687428096000.0 + zh * t;    // 1/17!
@@ -142,7 +148,7 @@ DoubleWord sin_reduced(DoubleWord y, DoubleWord z) {
 
 }  // namespace
 
-std::optional<double> fast_log(double x) {
+KCS_FMA_CLONES std::optional<double> fast_log(double x) {
     if (!(x >= 0x1p-53 && x <= 1.0)) return std::nullopt;
     if (x == 1.0) return 0.0;  // ln 1 = 0 exactly
 
@@ -172,7 +178,7 @@ std::optional<double> fast_log(double x) {
     return round_if_decided(add(e_ln2, ln_f), kFastPathErrorBound);
 }
 
-std::optional<double> fast_cos(double theta) {
+KCS_FMA_CLONES std::optional<double> fast_cos(double theta) {
     if (!(theta >= 0.0 && theta < 8.0)) return std::nullopt;
 
     const int k = static_cast<int>(theta * kTwoOverPi + 0.5);
