@@ -338,9 +338,8 @@ std::string figure_text(const Json& case_json) {
     const auto figure = number(member(evidence, "figure"));
     if (name.empty() || !figure) return "";
     // The figure by its one name, then what it measures.
-    std::string out = harness::figure_with_value(name, *figure, ref::number_text(*figure));
-    out += " (bound " + number_text(member(evidence, "bound")) + "): ";
-    out += harness::figure_meaning(name);
+    std::string out =
+        harness::figure_statement(name, *figure, ref::number_text(*figure), number_text(member(evidence, "bound")));
     // What the case judged, so that a reader sees a PASS rests on something.
     const Json& judged = member(evidence, "judged");
     const Json& count = member(judged, "count");

@@ -82,7 +82,7 @@ harness::HostTensor tensor_of_bits(const std::string& dtype, std::vector<std::in
     auto t = harness::HostTensor::zeros(abi_dtype(dtype), std::move(shape));
     if (bits.size() != t.elements())
         throw std::invalid_argument("tensor_of_bits: element count does not match the shape");
-    for (std::size_t i = 0; i < bits.size(); ++i) t.set_bits(i, bits[i]);
+    t.set_all_bits(std::span<const std::uint32_t>(bits));
     return t;
 }
 

@@ -48,8 +48,7 @@ std::vector<std::uint64_t> gathered_bits(const GatherProblem& p) {
 
 harness::HostTensor gathered(const GatherProblem& p) {
     harness::HostTensor out = harness::HostTensor::zeros(p.table.dtype, {p.shape.positions, p.shape.columns});
-    const std::vector<std::uint64_t> bits = gathered_bits(p);
-    for (std::size_t i = 0; i < bits.size(); ++i) out.set_bits(i, bits[i]);
+    out.set_all_bits(std::span<const std::uint64_t>(gathered_bits(p)));
     return out;
 }
 

@@ -39,8 +39,10 @@ void print_case(const harness::Instance& instance, const harness::CaseRecord& re
     std::cout << "\n";
     if (!r.message.empty()) std::cout << "message   " << r.message << "\n";
     if (!e.figure_name.empty())
-        std::cout << "evidence  " << harness::figure_with_value(e.figure_name, e.figure, round_trip_text(e.figure))
-                  << " (bound " << round_trip_text(e.bound) << "): " << harness::figure_meaning(e.figure_name) << "\n";
+        std::cout << "evidence  "
+                  << harness::figure_statement(e.figure_name, e.figure, round_trip_text(e.figure),
+                                               round_trip_text(e.bound))
+                  << "\n";
     if (e.worst) {
         const auto& w = *e.worst;
         std::cout << "worst     element " << w.index << ": expected " << round_trip_text(w.expected) << " ("

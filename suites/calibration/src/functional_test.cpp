@@ -60,7 +60,7 @@ FunctionalOutcome run_functional_test(const spec::FunctionalTest& test, const ha
     // The reference result rounded to the output dtype, which also prefills
     // the output buffer (the memory a naive harness hands the candidate).
     harness::HostTensor reference = harness::HostTensor::zeros(abi_dtype(instance.config.output), p.output_shape);
-    for (std::size_t i = 0; i < p.reference_bits.size(); ++i) reference.set_bits(i, p.reference_bits[i]);
+    reference.set_all_bits(std::span<const std::uint64_t>(p.reference_bits));
 
     // Plain buffers: one per tensor, no guard zones.
     host::Operation op;

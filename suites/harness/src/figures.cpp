@@ -38,7 +38,7 @@ std::string figure_shown_name(std::string_view recorded) {
 std::string figure_with_value(std::string_view recorded, double value, const std::string& value_text) {
     const Figure* f = find_figure(recorded);
     if (f && *f->one) return value_text + " " + (value == 1 ? f->one : f->name);
-    std::string out = figure_shown_name(recorded);
+    std::string out = f ? std::string(f->name) : figure_shown_name(recorded);
     if (!out.empty()) out += " ";
     out += value_text;
     if (f && *f->unit) {
@@ -51,6 +51,16 @@ std::string figure_with_value(std::string_view recorded, double value, const std
 std::string figure_meaning(std::string_view recorded) {
     if (const Figure* f = find_figure(recorded)) return f->meaning;
     return std::string(recorded);
+}
+
+std::string figure_statement(std::string_view recorded, double value, const std::string& value_text,
+                             const std::string& bound_text) {
+    std::string out = figure_with_value(recorded, value, value_text);
+    out += " (bound ";
+    out += bound_text;
+    out += "): ";
+    out += figure_meaning(recorded);
+    return out;
 }
 
 }  // namespace kcs::harness

@@ -96,4 +96,9 @@ std::string figure_with_value(std::string_view recorded, double value, const std
 // What the figure measures, in words; a name none knows stands for itself.
 std::string figure_meaning(std::string_view recorded);
 
+// The figure against its bound and what it measures, as kcs run and the
+// reports state it: "3 misrounded stores (bound 0): stores differing ...".
+std::string figure_statement(std::string_view recorded, double value, const std::string& value_text,
+                             const std::string& bound_text);
+
 }  // namespace kcs::harness
