@@ -86,4 +86,11 @@ BENCHMARK(Adapter_ReduceSum)->Unit(benchmark::kMicrosecond);
 void Isolated_ReduceSum(benchmark::State& state) { isolated_reduce_sum(state, KCS_VULKAN_ADAPTER); }
 BENCHMARK(Isolated_ReduceSum)->Unit(benchmark::kMicrosecond);
 
+// Not an overhead: the compute of C-ORD-02's largest matmul, [M, K, N] =
+// [128, 4096, 128], the call that dominates a quick certification on lavapipe.
+void Adapter_Matmul_128x4096x128(benchmark::State& state) {
+    adapter_run(state, KCS_VULKAN_ADAPTER, matmul_call(128, 128, 4096));
+}
+BENCHMARK(Adapter_Matmul_128x4096x128)->Unit(benchmark::kMillisecond);
+
 }  // namespace
