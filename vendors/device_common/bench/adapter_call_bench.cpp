@@ -36,6 +36,9 @@ kcs_tensor tensor(kcs_buffer buffer, const std::vector<std::int64_t>& shape) {
 
 F32Call reduce_sum_call() { return {"reduce_sum", {{kRows, kLength}}, {{kRows}}}; }
 F32Call matmul_call(std::int64_t m, std::int64_t n, std::int64_t k) { return {"matmul", {{m, k}, {k, n}}, {{m, n}}}; }
+F32Call attention_call(std::int64_t s, std::int64_t t, std::int64_t d) {
+    return {"attention", {{s, d}, {t, d}, {t, d}}, {{s, d}}};
+}
 
 void adapter_run(benchmark::State& state, const char* path, const F32Call& call,
                  const std::vector<std::string>& options) {

@@ -28,6 +28,7 @@ struct F32Call {
 inline constexpr std::int64_t kRows = 8, kLength = 64;
 F32Call reduce_sum_call();  // x [kRows, kLength] -> y [kRows]
 F32Call matmul_call(std::int64_t m, std::int64_t n, std::int64_t k);  // A [m, k] x B [k, n] -> C [m, n]
+F32Call attention_call(std::int64_t s, std::int64_t t, std::int64_t d);  // Q [s, d], K [t, d], V [t, d] -> O [s, d]
 
 // `options` are the adapter's open() options ("threads=1").
 void adapter_run(benchmark::State& state, const char* path, const F32Call& call,

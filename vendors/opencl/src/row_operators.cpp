@@ -10,8 +10,8 @@ namespace kcs::opencl {
 
 namespace {
 
-constexpr std::size_t kMatmulTile = 16;  // TILE in kernels/matmul.cl
-constexpr std::size_t kMatmulWidth = 4;  // WIDTH: rows and columns per work-item
+constexpr std::size_t kMatmulTile = 4;  // TILE in kernels/matmul.cl
+constexpr std::size_t kMatmulWidth = 16;  // WIDTH: rows and columns per work-item
 constexpr std::size_t kMatmulBlock = kMatmulTile * kMatmulWidth;  // rows and columns per work-group
 
 // ---- matmul: A [B?, M, K] x B [B?, K, N] -> C [B?, M, N] -------------------
