@@ -16,7 +16,7 @@
 layout(local_size_x_id = 0) in;
 #define KCS_ROW_KERNEL
 #define COLUMNS 4
-#define KEYS 2
+#define KEYS 4
 #include "common.glsl"
 
 layout(set = 0, binding = 0) readonly buffer QBuffer { in_t q[]; };

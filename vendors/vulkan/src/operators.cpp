@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <climits>
 
 #include "op_checks.hpp"
@@ -35,11 +36,30 @@ void run_matmul(Execution& execution, const Request& request) {
                         static_cast<std::uint32_t>(groups[2])});
 }
 
-// One work-group per row; `rows` is the module's last push constant.
+// The smallest work-group a short row gets: a few of lavapipe's 8-wide
+// vectors, few enough sizes that each shader compiles only a few pipelines.
+constexpr std::uint64_t kMinRowLocalSize = 32;
+
+// The work-group size for rows of `length` elements (or keys): the
+// reduction local size L, or for a row shorter than L the next power of two
+// at or above its length (at least kMinRowLocalSize). The bits are L's:
+// with at most one element per invocation, the invocations past the row
+// hold the identity (-0 for sums, -inf for maxima), and the first levels of
+// L's tree add exactly that, so the smaller group's tree is the rest of
+// L's. On lavapipe a group of 256 for a row of 19 cost 8 vectors and three
+// barriers more than it computed.
+std::uint32_t row_local_size(const Execution& execution, std::uint64_t length) {
+    const std::uint32_t local = execution.reduction_local_size();
+    if (length >= local || local <= kMinRowLocalSize) return local;
+    return static_cast<std::uint32_t>(std::max(kMinRowLocalSize, std::bit_ceil(length)));
+}
+
+// One work-group per row of `length` elements; `rows` is the module's last
+// push constant.
 void dispatch_rows(Execution& execution, const std::string& shader, const std::vector<Bound>& tensors, Push push,
-                   std::uint64_t rows) {
+                   std::uint64_t rows, std::uint64_t length) {
     push.push_back(word(rows));
-    execution.dispatch_linear(shader, tensors, push, execution.reduction_local_size(), rows);
+    execution.dispatch_linear(shader, tensors, push, row_local_size(execution, length), rows);
 }
 
 void run_row_operator(Execution& execution, const Request& request, const char* base) {
@@ -47,7 +67,8 @@ void run_row_operator(Execution& execution, const Request& request, const char* 
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     const Bound bx = execution.bind(x, "x"), by = execution.bind(y, "y");
-    dispatch_rows(execution, kernel_name(base, x.dtype, y.dtype), {bx, by}, {bx.at, by.at, word(rows.length)}, rows.count);
+    dispatch_rows(execution, kernel_name(base, x.dtype, y.dtype), {bx, by}, {bx.at, by.at, word(rows.length)}, rows.count,
+                  rows.length);
 }
 
 void run_reduce_sum(Execution& execution, const Request& request) { run_row_operator(execution, request, "reduce_sum"); }
@@ -61,7 +82,7 @@ void run_layernorm(Execution& execution, const Request& request) {
     const Bound bx = execution.bind(x, "x"), gamma = execution.bind(request.inputs[1], "gamma"),
                 beta = execution.bind(request.inputs[2], "beta"), by = execution.bind(y, "y");
     dispatch_rows(execution, kernel_name("layernorm", x.dtype, y.dtype), {bx, gamma, beta, by},
-                  {bx.at, gamma.at, beta.at, by.at, word(rows.length), word(eps_of(request))}, rows.count);
+                  {bx.at, gamma.at, beta.at, by.at, word(rows.length), word(eps_of(request))}, rows.count, rows.length);
 }
 
 void run_rmsnorm(Execution& execution, const Request& request) {
@@ -71,14 +92,17 @@ void run_rmsnorm(Execution& execution, const Request& request) {
     const Bound bx = execution.bind(x, "x"), gamma = execution.bind(request.inputs[1], "gamma"),
                 by = execution.bind(y, "y");
     dispatch_rows(execution, kernel_name("rmsnorm", x.dtype, y.dtype), {bx, gamma, by},
-                  {bx.at, gamma.at, by.at, word(rows.length), word(eps_of(request))}, rows.count);
+                  {bx.at, gamma.at, by.at, word(rows.length), word(eps_of(request))}, rows.count, rows.length);
 }
 
 // lavapipe ends a loop nest after 65535 iterations (gallivm's
-// LP_MAX_TGSI_LOOP_ITERATIONS, counted over the nest) and carries on: the
-// weighted sum, keys in order inside the loop over an invocation's head
-// columns, would silently drop the keys past it.
-constexpr std::uint64_t kLavapipeLoopIterations = 65535;
+// LP_MAX_TGSI_LOOP_ITERATIONS) and carries on: the weighted sum, keys in
+// order inside the loop over an invocation's head columns, would silently
+// drop the keys past it. The count takes in more than those keys (measured
+// on Mesa 22.3: with 16 head columns the last of 64150 keys was dropped, of
+// 64128 kept), so attention keeps the nest to half the limit.
+constexpr std::uint64_t kLavapipeKeyIterations = 65535 / 2 + 1;  // 32768
+constexpr std::uint64_t kAttentionColumns = 4;  // COLUMNS in shaders/attention.comp
 
 bool is_lavapipe(const DeviceDescription& device) { return device.driver_name.find("llvmpipe") != std::string::npos; }
 
@@ -86,10 +110,11 @@ void run_attention(Execution& execution, const Request& request) {
     const TensorRef& q = request.inputs[0];
     const TensorRef& o = request.outputs[0];
     const AttentionParameters at = attention_parameters(request);
-    const std::uint64_t columns_per_invocation = ceil_div(at.head_dim, execution.reduction_local_size());
-    if (is_lavapipe(execution.device()) && columns_per_invocation * at.keys > kLavapipeLoopIterations)
-        unsupported("attention: " + std::to_string(at.keys) + " keys exceed lavapipe's 65535 loop iterations per "
-                    "invocation, which would drop the keys past them");
+    const std::uint64_t column_passes = ceil_div(at.head_dim, kAttentionColumns * row_local_size(execution, at.keys));
+    if (is_lavapipe(execution.device()) && column_passes * at.keys > kLavapipeKeyIterations)
+        unsupported("attention: " + std::to_string(at.keys) + " keys exceed lavapipe's loop limit (" +
+                    std::to_string(kLavapipeKeyIterations) + " keys per invocation in this shader; past it lavapipe "
+                    "silently drops the rest)");
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const Bound bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
@@ -98,7 +123,7 @@ void run_attention(Execution& execution, const Request& request) {
     dispatch_rows(execution, kernel_name("attention", q.dtype, o.dtype), {bq, bk, bv, bo, scores},
                   {bq.at, bk.at, bv.at, bo.at, word(at.keys), word(at.head_dim), word(at.scale),
                    std::uint32_t{at.causal}},
-                  at.queries);
+                  at.queries, at.keys);
 }
 
 // One invocation per element of `count`.
