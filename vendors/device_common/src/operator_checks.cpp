@@ -1,5 +1,8 @@
 #include "operator_checks.hpp"
 
+#include <algorithm>
+#include <bit>
+
 #include <array>
 #include <cmath>
 #include <string>
@@ -189,5 +192,10 @@ AttentionParameters attention_parameters(const Request& request) {
 }
 
 float eps_of(const Request& request) { return static_cast<float>(request.number("eps", 1.0e-5)); }
+
+std::uint64_t row_local_size(std::uint64_t full, std::uint64_t length) {
+    if (length >= full || full <= kMinRowLocalSize) return full;
+    return std::max(kMinRowLocalSize, std::bit_ceil(length));
+}
 
 }  // namespace kcs::device

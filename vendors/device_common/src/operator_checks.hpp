@@ -45,4 +45,16 @@ AttentionParameters attention_parameters(const Request& request);
 // The norms' eps rounded to the f32 accumulator, as the operator files define it.
 float eps_of(const Request& request);
 
+// The work-group size for one row of `length` elements (or keys) of a row
+// kernel whose full group is `full` invocations (a power of two): `full`,
+// or for a shorter row the next power of two at or above its length, at
+// least kMinRowLocalSize. The result has the bits of the full group's: each
+// invocation holds at most one element, the invocations past the row hold
+// the identity (-0 for sums, -inf for maxima), and the first levels of the
+// full group's tree add exactly that, so the smaller group's tree is the
+// rest of the full one's. A group of 256 for a row of 19 spent most of its
+// time (lavapipe: 8 vectors and three barriers) on identities.
+inline constexpr std::uint64_t kMinRowLocalSize = 32;
+std::uint64_t row_local_size(std::uint64_t full, std::uint64_t length);
+
 }  // namespace kcs::device

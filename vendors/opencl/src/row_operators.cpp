@@ -34,13 +34,19 @@ void run_matmul(Execution& execution, const Request& request) {
 
 // ---- one work-group per row: reduce_sum, reduce_max, softmax ---------------
 
+// The kernel's reduction local size, or less for a row shorter than it
+// (device::row_local_size: the same bits).
+std::size_t row_local_size(const Execution& execution, cl_kernel kernel, std::uint64_t length) {
+    return device::row_local_size(execution.reduction_local_size(kernel), length);
+}
+
 // Launches `kernel(x, y, length, scratch)` with one work-group per row.
 void run_rows(Execution& execution, Family family, const char* name, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(family, kernel_name(name, x.dtype, y.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel);
+    const std::size_t local = row_local_size(execution, kernel, rows.length);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(y, "y"), cl_ulong{rows.length},
                        LocalFloats{local});
     execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
@@ -64,7 +70,7 @@ void run_layernorm(Execution& execution, const Request& request) {
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(Family::norms, kernel_name("layernorm", x.dtype, y.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel);
+    const std::size_t local = row_local_size(execution, kernel, rows.length);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
                        execution.bind(request.inputs[2], "beta"), execution.bind(y, "y"), cl_ulong{rows.length},
                        cl_float{eps_of(request)}, LocalFloats{local});
@@ -76,7 +82,7 @@ void run_rmsnorm(Execution& execution, const Request& request) {
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(Family::norms, kernel_name("rmsnorm", x.dtype, y.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel);
+    const std::size_t local = row_local_size(execution, kernel, rows.length);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
                        execution.bind(y, "y"), cl_ulong{rows.length}, cl_float{eps_of(request)}, LocalFloats{local});
     execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
@@ -92,7 +98,7 @@ void run_attention(Execution& execution, const Request& request) {
     const cl_float scale = at.scale;
     const cl_int causal = at.causal ? 1 : 0;
     cl_kernel kernel = execution.kernel(Family::attention, kernel_name("attention", q.dtype, o.dtype));
-    const std::size_t local = execution.reduction_local_size(kernel);
+    const std::size_t local = row_local_size(execution, kernel, keys);
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const BoundTensor bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),

@@ -36,22 +36,10 @@ void run_matmul(Execution& execution, const Request& request) {
                         static_cast<std::uint32_t>(groups[2])});
 }
 
-// The smallest work-group a short row gets: a few of lavapipe's 8-wide
-// vectors, few enough sizes that each shader compiles only a few pipelines.
-constexpr std::uint64_t kMinRowLocalSize = 32;
-
-// The work-group size for rows of `length` elements (or keys): the
-// reduction local size L, or for a row shorter than L the next power of two
-// at or above its length (at least kMinRowLocalSize). The bits are L's:
-// with at most one element per invocation, the invocations past the row
-// hold the identity (-0 for sums, -inf for maxima), and the first levels of
-// L's tree add exactly that, so the smaller group's tree is the rest of
-// L's. On lavapipe a group of 256 for a row of 19 cost 8 vectors and three
-// barriers more than it computed.
+// The reduction local size, or less for a row shorter than it
+// (device::row_local_size: the same bits).
 std::uint32_t row_local_size(const Execution& execution, std::uint64_t length) {
-    const std::uint32_t local = execution.reduction_local_size();
-    if (length >= local || local <= kMinRowLocalSize) return local;
-    return static_cast<std::uint32_t>(std::max(kMinRowLocalSize, std::bit_ceil(length)));
+    return static_cast<std::uint32_t>(device::row_local_size(execution.reduction_local_size(), length));
 }
 
 // One work-group per row of `length` elements; `rows` is the module's last
