@@ -4,6 +4,7 @@
 
 #include <span>
 #include <stdexcept>
+#include <utility>
 
 #include "kcs/host/isolated_adapter.hpp"
 #include "loaded_adapter.hpp"
@@ -78,6 +79,16 @@ void isolated_run(benchmark::State& state, const char* path, const F32Call& call
     for (const auto& shape : call.outputs) add(op.outputs, shape, 0.0f);
     for (auto _ : state)
         if (!adapter.run(op).ok()) state.SkipWithError("run failed");
+}
+
+void register_compute_benchmarks(const char* adapter_path) {
+    const std::pair<const char*, F32Call> calls[] = {
+        {"Adapter_Matmul_128x4096x128", matmul_call(128, 128, 4096)},
+        {"Adapter_Attention_16x4096x64", attention_call(16, 4096, 64)},
+        {"Adapter_Attention_1x16384x16", attention_call(1, 16384, 16)}};
+    for (const auto& [name, call] : calls)
+        benchmark::RegisterBenchmark(name, [=](benchmark::State& s) { adapter_run(s, adapter_path, call); })
+            ->Unit(benchmark::kMillisecond);
 }
 
 void register_matmul_benchmarks(BareMatmul bare, const char* adapter_path, const std::vector<std::string>& options) {

@@ -39,6 +39,12 @@ void isolated_run(benchmark::State& state, const char* path, const F32Call& call
 inline void adapter_reduce_sum(benchmark::State& state, const char* path) { adapter_run(state, path, reduce_sum_call()); }
 inline void isolated_reduce_sum(benchmark::State& state, const char* path) { isolated_run(state, path, reduce_sum_call()); }
 
+// Registers the compute of the device calls that dominate a quick
+// certification (not overheads): C-ORD-02's largest matmul, [M, K, N] =
+// [128, 4096, 128], and its attentions [S, T, D] = [16, 4096, 64] and
+// [1, 16384, 16], as Adapter_Matmul_128x4096x128 ... (milliseconds).
+void register_compute_benchmarks(const char* adapter_path);
+
 // The matmul sizes M x N x K of the host library benchmarks: from a few
 // rows, where the fixed cost of a call dominates, to where the product does.
 struct MatmulSize {

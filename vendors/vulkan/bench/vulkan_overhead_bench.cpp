@@ -8,6 +8,9 @@
 //   Isolated: run() through kcs-worker, as the harness calls it in a case
 // Inputs are written once; each iteration is one call. Sizes are small, so
 // the figures are the fixed costs the "overhead <= 2x" is about.
+// Beside them, Adapter_Matmul_128x4096x128 and Adapter_Attention_* time the
+// compute of the calls that dominate a quick certification
+// (register_compute_benchmarks).
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -86,21 +89,7 @@ BENCHMARK(Adapter_ReduceSum)->Unit(benchmark::kMicrosecond);
 void Isolated_ReduceSum(benchmark::State& state) { isolated_reduce_sum(state, KCS_VULKAN_ADAPTER); }
 BENCHMARK(Isolated_ReduceSum)->Unit(benchmark::kMicrosecond);
 
-// Not overheads: the compute of the calls that dominate a quick
-// certification on lavapipe, C-ORD-02's largest matmul ([M, K, N] =
-// [128, 4096, 128]) and attentions ([S, T, D]).
-void Adapter_Matmul_128x4096x128(benchmark::State& state) {
-    adapter_run(state, KCS_VULKAN_ADAPTER, matmul_call(128, 128, 4096));
-}
-BENCHMARK(Adapter_Matmul_128x4096x128)->Unit(benchmark::kMillisecond);
-
-void Adapter_Attention_16x4096x64(benchmark::State& state) {
-    adapter_run(state, KCS_VULKAN_ADAPTER, attention_call(16, 4096, 64));
-}
-BENCHMARK(Adapter_Attention_16x4096x64)->Unit(benchmark::kMillisecond);
-void Adapter_Attention_1x16384x16(benchmark::State& state) {
-    adapter_run(state, KCS_VULKAN_ADAPTER, attention_call(1, 16384, 16));
-}
-BENCHMARK(Adapter_Attention_1x16384x16)->Unit(benchmark::kMillisecond);
+// Not overheads: the compute of the calls that dominate a quick certification.
+const bool kComputeRegistered = (register_compute_benchmarks(KCS_VULKAN_ADAPTER), true);
 
 }  // namespace
