@@ -106,8 +106,8 @@ void attend(const AttentionProblem& problem, std::int64_t s, const std::vector<f
                                                                   : accumulate(problem.plan.accumulator, sum, weight * value[d]);
         }
     }
-    for (std::int64_t d = 0; d < dims; ++d)
-        store(o, s * dims + d, weighted[static_cast<std::size_t>(d)] / denominator, settings);
+    for (float& sum : weighted) sum /= denominator;
+    store_row(o, s * dims, weighted, settings);
 }
 
 Result compute(const OpCall& call, const Settings& settings) {

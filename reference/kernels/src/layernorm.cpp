@@ -82,10 +82,12 @@ Result compute(const OpCall& call, const Settings& settings) {
         const std::vector<float> row = load_row(x, r * rows.length, rows.length, settings);
         const RowStatistics statistics = one_pass_variance ? one_pass(row, plan) : two_pass(row, plan);
         const float rstd = 1.0f / std::sqrt(statistics.variance + eps);
+        std::vector<float> out(row.size());
         for (std::size_t i = 0; i < row.size(); ++i) {
             const float normalized = (row[i] - statistics.mean) * rstd;
-            store(y, r * rows.length + static_cast<std::int64_t>(i), affine(normalized, gamma[i], beta[i], settings), settings);
+            out[i] = affine(normalized, gamma[i], beta[i], settings);
         }
+        store_row(y, r * rows.length, out, settings);
     });
     return ok();
 }

@@ -83,6 +83,12 @@ void add_fused_products(float a, const float* b_row, float* sums, std::int64_t n
     for (std::int64_t j = 0; j < n; ++j) sums[j] = std::fma(a, b_row[j], sums[j]);
 }
 
+// Cloned for AVX-512 and AVX2 as well: each lane's multiply and add are the
+// same IEEE operations (fp-contract is off), so every width gives the same
+// bits; wider vectors only do more outputs at once.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 void add_products(const std::vector<float>& a_row, const float* b, const MatmulDims& dims, std::int64_t begin,
                   std::int64_t end, float* sums, bool fused) {
     for (std::int64_t k = begin; k < end; ++k) {

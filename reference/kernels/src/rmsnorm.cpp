@@ -43,10 +43,12 @@ Result compute(const OpCall& call, const Settings& settings) {
         });
         const float mean_square = squares / static_cast<float>(rows.length);
         const float rrms = 1.0f / std::sqrt(mean_square + eps);
+        std::vector<float> out(row.size());
         for (std::size_t i = 0; i < row.size(); ++i) {
             const float normalized = row[i] * rrms;
-            store(y, r * rows.length + static_cast<std::int64_t>(i), normalized * gamma[i], settings);
+            out[i] = normalized * gamma[i];
         }
+        store_row(y, r * rows.length, out, settings);
     });
     return ok();
 }

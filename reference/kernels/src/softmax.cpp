@@ -55,8 +55,8 @@ Result compute(const OpCall& call, const Settings& requested) {
         }
         exponentiate(row, settings);
         const float denominator = sum_terms(plan, rows.length, [&](std::int64_t i) { return row[static_cast<std::size_t>(i)]; });
-        for (std::int64_t i = 0; i < rows.length; ++i)
-            store(y, r * rows.length + i, row[static_cast<std::size_t>(i)] / denominator, settings);
+        for (float& value : row) value /= denominator;
+        store_row(y, r * rows.length, row, settings);
     });
     return ok();
 }

@@ -31,6 +31,8 @@
 #include "kcs/reference/rmsnorm_oracle.hpp"
 #include "kcs/reference/softmax_oracle.hpp"
 #include "kcs/reference/testing/splitmix64.hpp"
+#include "element_access.hpp"
+#include "reduction_operands.hpp"
 #include "reduction_sum.hpp"
 
 namespace {
@@ -1178,6 +1180,36 @@ TEST(ViolationBreaks, ContractedMulAddFusesTheLayernormAffineStep) {
     Problem p = layernorm_problem(Dtype::f32, Dtype::f32, 16, 64, normal(random, 16 * 64), normal(random, 64),
                                   normal(random, 64));
     EXPECT_NE(p.output({Violation::contracted_mul_add}), p.output());
+}
+
+// store_row() converts a whole row at once where it may: every store must
+// still have the bits of store() element by element, under the conforming
+// settings and under the flushing and truncating ones that fall back to it.
+// The values: random bit patterns (NaNs, infinities, subnormals of every
+// format), ties of f16 and bf16, and values past f16's largest.
+TEST(RowStores, GiveTheBitsOfStoringEachElement) {
+    SplitMix64 random(2026);
+    std::vector<float> values;
+    for (int i = 0; i < 4096; ++i) values.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(random.next())));
+    for (const float v : {0x1.002p0f, 0x1.006p0f, 0x1.0080p0f, 0x1.0180p0f, 65520.0f, 65519.0f, 1e-7f, -0.0f, 0x1p-149f})
+        values.push_back(v);
+    kk::Settings truncating, flushing;
+    truncating.violation = Violation::bf16_truncate;
+    flushing.conformer = kk::Conformer::ftz;
+    for (const Dtype dtype : {Dtype::f32, Dtype::f16, Dtype::bf16})
+        for (const kk::Settings& settings : {kk::Settings{}, truncating, flushing}) {
+            const std::size_t bytes = values.size() * (dtype == Dtype::f32 ? 4 : 2) + 8;
+            std::vector<unsigned char> by_row(bytes, 0xA5), by_element(bytes, 0xA5);
+            const std::int64_t offset = 3;  // not at the start of the buffer
+            const kk::Tensor row_tensor{by_row.data(), dtype, {}, {}};
+            const kk::Tensor element_tensor{by_element.data(), dtype, {}, {}};
+            kk::detail::store_row(row_tensor, offset, values, settings);
+            for (std::size_t i = 0; i < values.size(); ++i)
+                kk::detail::store(element_tensor, offset + static_cast<std::int64_t>(i), values[i], settings);
+            EXPECT_EQ(by_row, by_element) << "dtype " << static_cast<int>(dtype) << ", violation "
+                                          << static_cast<int>(settings.violation) << ", conformer "
+                                          << static_cast<int>(settings.conformer);
+        }
 }
 
 }  // namespace

@@ -85,7 +85,8 @@ void register_compute_benchmarks(const char* adapter_path) {
     const std::pair<const char*, F32Call> calls[] = {
         {"Adapter_Matmul_128x4096x128", matmul_call(128, 128, 4096)},
         {"Adapter_Attention_16x4096x64", attention_call(16, 4096, 64)},
-        {"Adapter_Attention_1x16384x16", attention_call(1, 16384, 16)}};
+        {"Adapter_Attention_1x16384x16", attention_call(1, 16384, 16)},
+        {"Adapter_Softmax_128x4096", F32Call{"softmax", {{128, 4096}}, {{128, 4096}}}}};
     for (const auto& [name, call] : calls)
         benchmark::RegisterBenchmark(name, [=](benchmark::State& s) { adapter_run(s, adapter_path, call); })
             ->Unit(benchmark::kMillisecond);

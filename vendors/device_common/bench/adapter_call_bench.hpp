@@ -41,8 +41,9 @@ inline void isolated_reduce_sum(benchmark::State& state, const char* path) { iso
 
 // Registers the compute of the device calls that dominate a quick
 // certification (not overheads): C-ORD-02's largest matmul, [M, K, N] =
-// [128, 4096, 128], and its attentions [S, T, D] = [16, 4096, 64] and
-// [1, 16384, 16], as Adapter_Matmul_128x4096x128 ... (milliseconds).
+// [128, 4096, 128], its attentions [S, T, D] = [16, 4096, 64] and
+// [1, 16384, 16] and its softmax [128, 4096], as
+// Adapter_Matmul_128x4096x128 ... (milliseconds).
 void register_compute_benchmarks(const char* adapter_path);
 
 // The matmul sizes M x N x K of the host library benchmarks: from a few
