@@ -1,9 +1,8 @@
 #include "operator_checks.hpp"
 
 #include <algorithm>
-#include <bit>
-
 #include <array>
+#include <bit>
 #include <cmath>
 #include <string>
 #include <string_view>

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <climits>
 
 #include "op_checks.hpp"
@@ -83,12 +82,13 @@ void run_rmsnorm(Execution& execution, const Request& request) {
                   {bx.at, gamma.at, by.at, word(rows.length), word(eps_of(request))}, rows.count, rows.length);
 }
 
-// lavapipe ends a loop nest after 65535 iterations (gallivm's
-// LP_MAX_TGSI_LOOP_ITERATIONS) and carries on: the weighted sum, keys in
-// order inside the loop over an invocation's head columns, would silently
-// drop the keys past it. The count takes in more than those keys (measured
-// on Mesa 22.3: with 16 head columns the last of 64150 keys was dropped, of
-// 64128 kept), so attention keeps the nest to half the limit.
+// lavapipe ends an invocation's loops after 65535 iterations in all
+// (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS) and carries on: the weighted sum,
+// keys in order inside the loop over an invocation's head columns, would
+// silently drop the keys past it. The count takes in the invocation's other
+// loops too (measured on Mesa 22.3: with 16 head columns the last of 64150
+// keys was dropped, of 64128 kept), so attention keeps the weighted sum to
+// half the limit.
 constexpr std::uint64_t kLavapipeKeyIterations = 65535 / 2 + 1;  // 32768
 constexpr std::uint64_t kAttentionColumns = 4;  // COLUMNS in shaders/attention.comp
 
