@@ -2,7 +2,9 @@
 // contracts demand bitwise agreement: gather copies every bit (NaN payloads
 // included) and raises for an index out of range; cast and elementwise add,
 // mul, maximum and mul_add round once, exactly; reduce_max returns one of
-// the row's values. Built once per device adapter (kcs_device_adapter_tests).
+// the row's values. matmul agrees by design rather than by contract: both
+// device adapters, like reference-cpu, sum each output in k order in f32.
+// Built once per device adapter (kcs_device_adapter_tests).
 #include <cstring>
 
 #include "device_under_test.hpp"
@@ -90,6 +92,49 @@ TEST(DeviceBitwise, ElementwiseRoundsEachOperationOnce) {
             expect_bitwise_agreement("elementwise", function, in, {dtype, {kElements}, {}});
         }
     }
+}
+
+// Finite values of magnitude 2^-7 to 2^3, either sign, random mantissas:
+// sums of a few thousand products stay finite and round in most steps.
+Bytes moderate_values(kcs_dtype dtype, std::size_t count, std::uint64_t seed) {
+    ref::testing::SplitMix64 random(seed);
+    Bytes out(count * element_size(dtype));
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t r = random.next();
+        auto bits = static_cast<std::uint32_t>((r & 0x807FFFFFu) | ((120u + (r >> 32) % 11u) << 23));  // an f32
+        if (dtype == KCS_DTYPE_BF16) bits >>= 16;
+        if (dtype == KCS_DTYPE_F16)  // the same sign and exponent, 10 bits of mantissa
+            bits = ((bits >> 16) & 0x8000u) | ((((bits >> 23) & 0xFFu) - 112u) << 10) | ((bits >> 13) & 0x3FFu);
+        std::memcpy(out.data() + i * element_size(dtype), &bits, element_size(dtype));  // little-endian
+    }
+    return out;
+}
+
+// Shapes that leave part of a work-item's rows or columns past the edge
+// (fewer columns than one work-item's 16, not a multiple of 16, one row, a
+// batch), and K long enough that the order of the sum shows.
+TEST(DeviceBitwise, MatmulSumsEachOutputInKOrder) {
+    SKIP_WITHOUT_DEVICE();
+    const std::vector<std::vector<std::int64_t>> shapes{  // [batch, M, K, N]
+        {1, 1, 5, 1}, {1, 7, 1031, 33}, {1, 3, 17, 15}, {1, 5, 9, 16}, {1, 33, 640, 130}, {2, 3, 9, 17}};
+    const std::pair<kcs_dtype, kcs_dtype> configs[] = {{KCS_DTYPE_F32, KCS_DTYPE_F32}, {KCS_DTYPE_F16, KCS_DTYPE_F16},
+                                                       {KCS_DTYPE_F16, KCS_DTYPE_F32}, {KCS_DTYPE_BF16, KCS_DTYPE_BF16},
+                                                       {KCS_DTYPE_BF16, KCS_DTYPE_F32}};
+    for (const auto& s : shapes)
+        for (const auto& [in_dtype, out_dtype] : configs) {
+            SCOPED_TRACE(::testing::Message() << "batch " << s[0] << ", [M, K, N] = [" << s[1] << ", " << s[2] << ", "
+                                              << s[3] << "], dtypes " << in_dtype << " -> " << out_dtype);
+            const auto with_batch = [&](std::int64_t rows, std::int64_t columns) {
+                return s[0] == 1 ? std::vector<std::int64_t>{rows, columns} : std::vector<std::int64_t>{s[0], rows, columns};
+            };
+            const auto count = [&](std::int64_t rows, std::int64_t columns) {
+                return static_cast<std::size_t>(s[0] * rows * columns);
+            };
+            const std::vector<Operand> in{
+                {in_dtype, with_batch(s[1], s[2]), moderate_values(in_dtype, count(s[1], s[2]), s[2] + 1)},
+                {in_dtype, with_batch(s[2], s[3]), moderate_values(in_dtype, count(s[2], s[3]), s[2] + 2)}};
+            expect_bitwise_agreement("matmul", "", in, {out_dtype, with_batch(s[1], s[3]), {}});
+        }
 }
 
 TEST(DeviceBitwise, ReduceMaxReturnsOneOfTheRowsValues) {

@@ -1,52 +1,67 @@
-// matmul: C[b, m, n] = sum over k of A[b, m, k] * B[b, k, n]. A work-group
-// of TILE x TILE work-items computes a block of TILE * WIDTH rows and
-// TILE * WIDTH columns; each work-item keeps WIDTH x WIDTH outputs (rows
-// lr, lr + TILE, ...; columns lc, lc + TILE, ...) in registers and reads
-// its WIDTH rows of A and WIDTH columns of B straight from global memory,
-// so each value read feeds WIDTH multiply-adds. No local memory and no
-// barrier: on PoCL the local-memory version took 16.4 ms a call at
-// [128, 4096, 128], this one 10-11 ms (bench_opencl). Every output is one
-// f32 running sum in k order, so the result does not depend on the batch,
-// the block or the neighbours. Rows and columns past the edge read the
-// last row or column (clamped, so every read is in bounds) and are not
-// stored; the host launches no work-group when m or n is 0.
+// matmul: C[b, m, n] = sum over k of A[b, m, k] * B[b, k, n]. Each
+// work-item keeps ROWS rows of COLUMNS (16) neighbouring outputs in ROWS
+// float16 registers: per k it reads one run of 16 values of B's row k and
+// one value of A per row, so each value read from memory feeds ROWS or 16
+// multiply-adds, and on a CPU device (PoCL) each row's 16 sums are one
+// vector operation. No local memory and no barrier. A work-group of TILE x
+// TILE work-items covers TILE * COLUMNS columns and TILE * ROWS rows.
+//
+// Every output is one f32 running sum in k order (lanes are separate IEEE
+// operations, FP_CONTRACT is off), so the result does not depend on the
+// batch, the block or the neighbours. A work-item whose 16 columns would
+// pass n computes the last 16 columns instead and stores only its own; when
+// n < 16 the columns past n read column n - 1 and are not stored. Rows past
+// m read row m - 1 and are not stored. The host launches no work-group when
+// m or n is 0.
 #ifndef TILE
 #define TILE 4
-#define WIDTH 16
+#define ROWS 4
 #endif
-#define BLOCK (TILE * WIDTH)
+#define COLUMNS 16
+
+// Sixteen values of a row of B that has n < 16 columns, from its first
+// (`row` is its index): the places past the end repeat the last column.
+inline float16 KERNEL(load_short_run)(__global const in_t* p, size_t row, size_t n) {
+    float values[COLUMNS];
+    for (int j = 0; j < COLUMNS; ++j) values[j] = LOAD_IN(p, row + min((size_t)j, n - 1));
+    return vload16(0, values);
+}
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
 void KERNEL(matmul)(__global const in_t* a, ulong a_at, __global const in_t* b, ulong b_at,
                     __global out_t* c, ulong c_at, ulong m_size, ulong k_size, ulong n_size) {
-    const size_t lc = get_local_id(0);
-    const size_t lr = get_local_id(1);
-    const size_t first_col = get_group_id(0) * BLOCK + lc;
-    const size_t first_row = get_group_id(1) * BLOCK + lr;
+    const size_t own_col = get_global_id(0) * COLUMNS;
+    const size_t first_row = get_global_id(1) * ROWS;
+    if (own_col >= n_size || first_row >= m_size) return;
+    const bool short_rows = n_size < COLUMNS;
+    const size_t first_col = short_rows ? 0 : min(own_col, (size_t)(n_size - COLUMNS));
     const size_t batch = get_global_id(2);
     const size_t a_base = a_at + batch * m_size * k_size;
-    const size_t b_base = b_at + batch * k_size * n_size;
-    size_t a_row[WIDTH], b_col[WIDTH];
-    for (int i = 0; i < WIDTH; ++i) a_row[i] = a_base + min(first_row + i * TILE, (size_t)(m_size - 1)) * k_size;
-    for (int j = 0; j < WIDTH; ++j) b_col[j] = b_base + min(first_col + j * TILE, (size_t)(n_size - 1));
-    float sum[WIDTH][WIDTH];
-    for (int i = 0; i < WIDTH; ++i)
-        for (int j = 0; j < WIDTH; ++j) sum[i][j] = SUM_IDENTITY;
+    const size_t b_base = b_at + batch * k_size * n_size + first_col;
+    // The loops over ROWS are unrolled so that the sums stay in registers
+    // (PoCL kept them on the stack otherwise, a load and a store per step).
+    size_t a_row[ROWS];
+    #pragma unroll
+    for (int i = 0; i < ROWS; ++i) a_row[i] = a_base + min(first_row + i, (size_t)(m_size - 1)) * k_size;
+    float16 sum[ROWS];
+    #pragma unroll
+    for (int i = 0; i < ROWS; ++i) sum[i] = (float16)(SUM_IDENTITY);
     for (size_t kk = 0; kk < k_size; ++kk) {
-        float a_value[WIDTH], b_value[WIDTH];
-        for (int i = 0; i < WIDTH; ++i) a_value[i] = LOAD_IN(a, a_row[i] + kk);
-        for (int j = 0; j < WIDTH; ++j) b_value[j] = LOAD_IN(b, b_col[j] + kk * n_size);
-        for (int i = 0; i < WIDTH; ++i)
-            for (int j = 0; j < WIDTH; ++j) sum[i][j] = sum[i][j] + a_value[i] * b_value[j];
+        const size_t b_row = b_base + kk * n_size;
+        const float16 b_value = short_rows ? KERNEL(load_short_run)(b, b_row, n_size) : LOAD16_IN(b, b_row);
+        #pragma unroll
+        for (int i = 0; i < ROWS; ++i) sum[i] = sum[i] + (float16)(LOAD_IN(a, a_row[i] + kk)) * b_value;
     }
-    for (int i = 0; i < WIDTH; ++i) {
-        const size_t row = first_row + i * TILE;
-        if (row >= m_size) continue;
-        const size_t c_base = c_at + batch * m_size * n_size + row * n_size;
-        for (int j = 0; j < WIDTH; ++j) {
-            const size_t col = first_col + j * TILE;
+    for (int i = 0; i < ROWS; ++i) {
+        const size_t row = first_row + i;
+        if (row >= m_size) break;
+        float values[COLUMNS];
+        vstore16(sum[i], 0, values);
+        const size_t c_row = c_at + batch * m_size * n_size + row * n_size;
+        for (int j = 0; j < COLUMNS; ++j) {
+            const size_t col = first_col + j;
             // An empty sum (K = 0) is +0.
-            if (col < n_size) STORE_OUT(c, c_base + col, k_size == 0 ? 0.0f : sum[i][j]);
+            if (col >= own_col && col < n_size) STORE_OUT(c, c_row + col, k_size == 0 ? 0.0f : values[j]);
         }
     }
 }

@@ -10,9 +10,9 @@ namespace kcs::opencl {
 
 namespace {
 
-constexpr std::size_t kMatmulTile = 4;  // TILE in kernels/matmul.cl
-constexpr std::size_t kMatmulWidth = 16;  // WIDTH: rows and columns per work-item
-constexpr std::size_t kMatmulBlock = kMatmulTile * kMatmulWidth;  // rows and columns per work-group
+constexpr std::size_t kMatmulTile = 4;  // TILE in kernels/matmul.cl: work-items per side of a work-group
+constexpr std::size_t kMatmulRows = 4;  // ROWS: rows per work-item
+constexpr std::size_t kMatmulColumns = 16;  // COLUMNS: neighbouring columns per work-item
 
 // ---- matmul: A [B?, M, K] x B [B?, K, N] -> C [B?, M, N] -------------------
 
@@ -25,9 +25,9 @@ void run_matmul(Execution& execution, const Request& request) {
     const cl_ulong m = m_count, k = k_count, n = n_count;
     cl_kernel kernel = execution.kernel(Family::matmul, kernel_name("matmul", a.dtype, c.dtype));
     execution.set_args(kernel, execution.bind(a, "A"), execution.bind(b, "B"), execution.bind(c, "C"), m, k, n);
-    // One work-group per BLOCK rows and BLOCK columns.
-    const std::size_t column_groups = round_up(n, kMatmulBlock) / kMatmulBlock;
-    const std::size_t row_groups = round_up(m, kMatmulBlock) / kMatmulBlock;
+    // One work-group per TILE * ROWS rows and TILE * COLUMNS columns.
+    const std::size_t column_groups = round_up(n, kMatmulTile * kMatmulColumns) / (kMatmulTile * kMatmulColumns);
+    const std::size_t row_groups = round_up(m, kMatmulTile * kMatmulRows) / (kMatmulTile * kMatmulRows);
     execution.launch(kernel, 3, {column_groups * kMatmulTile, row_groups * kMatmulTile, batch},
                      {kMatmulTile, kMatmulTile, 1});
 }
