@@ -58,7 +58,7 @@ Options parse_options(const char* const* options, std::uint32_t option_count) {
         } else if (key == "fmad") {
             fmad = parse_bool(key, value);
         } else if (key == "local_size") {
-            parsed.local_size = device::parse_power_of_two(key, value, kMaxLocalSize);
+            parsed.local_size = device::parse_power_of_two(key, value, 1, kMaxLocalSize);
         } else if (key == "include") {
             if (value.empty()) device::invalid("include= needs the folder that holds cuda_fp16.h");
             parsed.include = value;

@@ -22,8 +22,8 @@ void for_each_option(const char* const* options, std::uint32_t option_count, std
 
 [[noreturn]] void unknown_option(std::string_view key, std::string_view adapter, std::string_view accepted);
 
-// "local_size=N": a power of two from 1 to `max`.
-std::size_t parse_power_of_two(std::string_view key, std::string_view value, std::size_t max);
+// "local_size=N": a power of two from `min` to `max`.
+std::size_t parse_power_of_two(std::string_view key, std::string_view value, std::size_t min, std::size_t max);
 
 // "KEY=VALUE" where VALUE is one of `choices` ("decline", "offer"): its
 // index in them; otherwise KCS_INVALID_ARGUMENT naming them

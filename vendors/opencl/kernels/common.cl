@@ -106,3 +106,98 @@ inline float work_group_max(float value, __local float* scratch) {
     barrier(CLK_LOCAL_MEM_FENCE);
     return result;
 }
+
+// ---- Lanes: a row reduction of local size L run by L / 16 work-items ----
+//
+// Work-item w carries the 16 consecutive virtual work-items 16w .. 16w + 15
+// of the local size L in the lanes of a float16: lane j does exactly what
+// virtual work-item 16w + j would (its strided slice of the row, in index
+// order), and the tree below pairs the same virtual work-items as
+// work_group_sum with L work-items. So the bits are those of L scalar
+// work-items, while a CPU device (PoCL) runs each step as one vector
+// operation instead of 16 scalar ones.
+#define LANES 16
+
+// Elements k .. k + 15 of the row at `base`, of `length` elements; the
+// places past the end hold `identity` (what a virtual work-item past the
+// end would add: -0 to a sum, -inf to a maximum).
+#define KCS_LANE_ACCESS(T)                                                                              \
+    inline float16 load_lanes_##T(__global const T##_t* p, size_t base, size_t k, size_t length,        \
+                                  float identity) {                                                     \
+        if (k + LANES <= length) return load16_##T(p, base + k);                                        \
+        float values[LANES];                                                                            \
+        for (int j = 0; j < LANES; ++j) values[j] = k + j < length ? load_##T(p, base + k + j) : identity; \
+        return vload16(0, values);                                                                      \
+    }                                                                                                   \
+    inline void store_lanes_##T(__global T##_t* p, size_t base, size_t k, size_t length, float16 value) { \
+        float values[LANES];                                                                            \
+        vstore16(value, 0, values);                                                                     \
+        for (int j = 0; j < LANES && k + j < length; ++j) store_##T(p, base + k + j, values[j]);        \
+    }
+KCS_LANE_ACCESS(f32)
+KCS_LANE_ACCESS(f16)
+KCS_LANE_ACCESS(bf16)
+#define LOAD_LANES_IN(p, base, k, length, identity) KCS_CAT(load_lanes_, IN)(p, base, k, length, identity)
+#define STORE_LANES_OUT(p, base, k, length, value) KCS_CAT(store_lanes_, OUT)(p, base, k, length, value)
+
+// v with its places k + j >= length (past the end of the row) set to `identity`.
+inline float16 lanes_in_row(float16 v, size_t k, size_t length, float identity) {
+    if (k + LANES <= length) return v;
+    const int live = (int)(length - k);  // below 16
+    const int16 place = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return select(v, (float16)(identity), place >= live);
+}
+
+// exp lane by lane, by the scalar exp: PoCL's exp(float16) gives other
+// bits than its exp(float) for some arguments, and every kernel of the
+// adapter should compute the same exp.
+inline float16 exp_lanes(float16 v) {
+    float values[LANES];
+    vstore16(v, 0, values);
+    for (int j = 0; j < LANES; ++j) values[j] = exp(values[j]);
+    return vload16(0, values);
+}
+
+// maximum() lane by lane.
+inline float16 maximum16(float16 a, float16 b) {
+    const int16 equal = a == b;
+    float16 result = select(b, a, a > b);
+    result = select(result, select(a, b, signbit(a)), equal);
+    return select(result, a + b, isnan(a) | isnan(b));
+}
+
+// work_group_sum over the L virtual work-items: whole float16s while the
+// halves are 16 or more apart, then within the float16 (lanes j and j + 8,
+// then j and j + 4, ...), the same pairs in the same order.
+inline float lanes_sum(float16 value, __local float16* scratch) {
+    const size_t lid = get_local_id(0);
+    scratch[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
+        if (lid < half_size) scratch[lid] = scratch[lid] + scratch[lid + half_size];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float16 v16 = scratch[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float8 v8 = v16.lo + v16.hi;
+    const float4 v4 = v8.lo + v8.hi;
+    const float2 v2 = v4.lo + v4.hi;
+    return v2.lo + v2.hi;
+}
+
+// work_group_max over the L virtual work-items, by the same tree.
+inline float lanes_max(float16 value, __local float16* scratch) {
+    const size_t lid = get_local_id(0);
+    scratch[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
+        if (lid < half_size) scratch[lid] = maximum16(scratch[lid], scratch[lid + half_size]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float16 v16 = scratch[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float16 v8 = maximum16(v16, v16.s89abcdef01234567);
+    const float16 v4 = maximum16(v8, v8.s4567012389abcdef);
+    const float16 v2 = maximum16(v4, v4.s23016745ab89efcd);
+    return maximum16(v2, v2.s1032547698badcfe).s0;
+}

@@ -38,7 +38,7 @@ Options parse_options(const char* const* options, std::uint32_t option_count) {
         } else if (key == "build_options") {
             parsed.build_options = value;
         } else if (key == "local_size") {
-            parsed.local_size = parse_power_of_two(key, value, kMaxLocalSize);
+            parsed.local_size = parse_power_of_two(key, value, kMinLocalSize, kMaxLocalSize);
         } else if (key == "cache_dir") {
             if (value.empty()) invalid("cache_dir= needs a folder, or none for no cache");
             cache_given = true;

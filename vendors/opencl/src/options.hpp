@@ -32,6 +32,9 @@ struct Options {
     std::optional<std::filesystem::path> cache_dir;  // nullopt: no cache
 };
 
+// The row kernels run 16 virtual work-items per work-item (kernels/common.cl,
+// lanes), so the reduction's local size is at least 16.
+inline constexpr std::size_t kMinLocalSize = 16;
 inline constexpr std::size_t kMaxLocalSize = 4096;
 
 Options parse_options(const char* const* options, std::uint32_t option_count);

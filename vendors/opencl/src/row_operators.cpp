@@ -1,6 +1,7 @@
 // The operators that reduce: matmul, reduce_sum, reduce_max, softmax,
 // layernorm, rmsnorm and attention (kernels/matmul.cl, reduce.cl,
 // softmax.cl, norms.cl, attention.cl). Every reduction accumulates in f32.
+#include <algorithm>
 #include <cmath>
 
 #include "op_checks.hpp"
@@ -40,16 +41,30 @@ std::size_t row_local_size(const Execution& execution, cl_kernel kernel, std::ui
     return device::row_local_size(execution.reduction_local_size(kernel), length);
 }
 
+// The row kernels but attention run in lanes (kernels/common.cl): each
+// work-item carries kLanes virtual work-items of the reduction's local
+// size, so a work-group has that size over kLanes work-items.
+constexpr std::size_t kLanes = 16;  // LANES in kernels/common.cl
+
+std::size_t lanes_work_items(const Execution& execution, cl_kernel kernel, std::uint64_t length) {
+    return std::max(kLanes, row_local_size(execution, kernel, length)) / kLanes;
+}
+
+// One work-group per row of `rows`, its work-items in lanes, after `set_args`.
+void launch_lanes(Execution& execution, cl_kernel kernel, const Rows& rows, std::size_t work_items) {
+    execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * work_items, 1, 1}, {work_items, 1, 1});
+}
+
 // Launches `kernel(x, y, length, scratch)` with one work-group per row.
 void run_rows(Execution& execution, Family family, const char* name, const Request& request) {
     const TensorRef& x = request.inputs[0];
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(family, kernel_name(name, x.dtype, y.dtype));
-    const std::size_t local = row_local_size(execution, kernel, rows.length);
+    const std::size_t work_items = lanes_work_items(execution, kernel, rows.length);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(y, "y"), cl_ulong{rows.length},
-                       LocalFloats{local});
-    execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
+                       LocalFloats{work_items * kLanes});
+    launch_lanes(execution, kernel, rows, work_items);
 }
 
 void run_reduce_sum(Execution& execution, const Request& request) {
@@ -70,11 +85,11 @@ void run_layernorm(Execution& execution, const Request& request) {
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(Family::norms, kernel_name("layernorm", x.dtype, y.dtype));
-    const std::size_t local = row_local_size(execution, kernel, rows.length);
+    const std::size_t work_items = lanes_work_items(execution, kernel, rows.length);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
                        execution.bind(request.inputs[2], "beta"), execution.bind(y, "y"), cl_ulong{rows.length},
-                       cl_float{eps_of(request)}, LocalFloats{local});
-    execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
+                       cl_float{eps_of(request)}, LocalFloats{work_items * kLanes});
+    launch_lanes(execution, kernel, rows, work_items);
 }
 
 void run_rmsnorm(Execution& execution, const Request& request) {
@@ -82,10 +97,11 @@ void run_rmsnorm(Execution& execution, const Request& request) {
     const TensorRef& y = request.outputs[0];
     const Rows rows = rows_of(x);
     cl_kernel kernel = execution.kernel(Family::norms, kernel_name("rmsnorm", x.dtype, y.dtype));
-    const std::size_t local = row_local_size(execution, kernel, rows.length);
+    const std::size_t work_items = lanes_work_items(execution, kernel, rows.length);
     execution.set_args(kernel, execution.bind(x, "x"), execution.bind(request.inputs[1], "gamma"),
-                       execution.bind(y, "y"), cl_ulong{rows.length}, cl_float{eps_of(request)}, LocalFloats{local});
-    execution.launch(kernel, 1, {static_cast<std::size_t>(rows.count) * local, 1, 1}, {local, 1, 1});
+                       execution.bind(y, "y"), cl_ulong{rows.length}, cl_float{eps_of(request)},
+                       LocalFloats{work_items * kLanes});
+    launch_lanes(execution, kernel, rows, work_items);
 }
 
 // ---- attention: Q [S, D], K [T, D], V [T, D] -> O [S, D] ---------------------

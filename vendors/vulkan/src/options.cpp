@@ -13,7 +13,7 @@ Options parse_options(const char* const* options, std::uint32_t option_count) {
             if (value.empty()) invalid("device= needs an index or a part of the device's name");
             parsed.device = value;
         } else if (key == "local_size") {
-            parsed.local_size = parse_power_of_two(key, value, kMaxLocalSize);
+            parsed.local_size = parse_power_of_two(key, value, 1, kMaxLocalSize);
         } else if (key == "memory") {
             parsed.always_staged = parse_choice(key, value, {"auto", "staged"}) == 1;
         } else {
