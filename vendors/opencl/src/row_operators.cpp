@@ -41,7 +41,7 @@ std::size_t row_local_size(const Execution& execution, cl_kernel kernel, std::ui
     return device::row_local_size(execution.reduction_local_size(kernel), length);
 }
 
-// The row kernels but attention run in lanes (kernels/common.cl): each
+// The row kernels run in lanes (kernels/common.cl): each
 // work-item carries kLanes virtual work-items of the reduction's local
 // size, so a work-group has that size over kLanes work-items.
 constexpr std::size_t kLanes = 16;  // LANES in kernels/common.cl
@@ -114,14 +114,14 @@ void run_attention(Execution& execution, const Request& request) {
     const cl_float scale = at.scale;
     const cl_int causal = at.causal ? 1 : 0;
     cl_kernel kernel = execution.kernel(Family::attention, kernel_name("attention", q.dtype, o.dtype));
-    const std::size_t local = row_local_size(execution, kernel, keys);
+    const std::size_t work_items = lanes_work_items(execution, kernel, keys);
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const BoundTensor bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),
                       bv = execution.bind(request.inputs[2], "V"), bo = execution.bind(o, "O");
     cl_mem scores = execution.scratch(at.queries * keys * sizeof(cl_float));
-    execution.set_args(kernel, bq, bk, bv, bo, scores, keys, head_dim, scale, causal, LocalFloats{local});
-    execution.launch(kernel, 1, {static_cast<std::size_t>(at.queries) * local, 1, 1}, {local, 1, 1});
+    execution.set_args(kernel, bq, bk, bv, bo, scores, keys, head_dim, scale, causal, LocalFloats{work_items * kLanes});
+    execution.launch(kernel, 1, {static_cast<std::size_t>(at.queries) * work_items, 1, 1}, {work_items, 1, 1});
 }
 
 }  // namespace
