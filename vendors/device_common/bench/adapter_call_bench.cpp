@@ -86,6 +86,7 @@ void register_compute_benchmarks(const char* adapter_path) {
         {"Adapter_Matmul_128x4096x128", matmul_call(128, 128, 4096)},
         {"Adapter_Attention_16x4096x64", attention_call(16, 4096, 64)},
         {"Adapter_Attention_1x16384x16", attention_call(1, 16384, 16)},
+        {"Adapter_Attention_1024x128x256", attention_call(1024, 128, 256)},  // C-ORD-03's largest batch
         {"Adapter_Softmax_128x4096", F32Call{"softmax", {{128, 4096}}, {{128, 4096}}}}};
     for (const auto& [name, call] : calls)
         benchmark::RegisterBenchmark(name, [=](benchmark::State& s) { adapter_run(s, adapter_path, call); })

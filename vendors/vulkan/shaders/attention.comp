@@ -42,26 +42,34 @@ void main() {
 
     float m = KCS_NEG_INF;
     // KEYS keys at a time (t, t + step, ...), so that each element of Q
-    // read feeds KEYS products; keys past the end read the last one and are
-    // dropped. The maximum still takes the scores in the order t, t + step, ...
-    for (uint t0 = lid; t0 < visible; t0 += step * KEYS) {
+    // read feeds KEYS products, then the keys left over one at a time (a
+    // row shorter than KEYS * step computes no key it drops). The maximum
+    // still takes the scores in the order t, t + step, ...
+    uint t0 = lid;
+    for (; t0 + uint(KEYS - 1) * step < visible; t0 += step * uint(KEYS)) {
         precise float dot[KEYS];  // no fused multiply-add (fp_contract off)
         uint k_base[KEYS];
         for (int j = 0; j < KEYS; ++j) {
             dot[j] = SUM_IDENTITY;
-            k_base[j] = p.k_at + min(t0 + uint(j) * step, visible - 1u) * p.head_dim;
+            k_base[j] = p.k_at + (t0 + uint(j) * step) * p.head_dim;
         }
         for (uint d = 0u; d < p.head_dim; ++d) {
             const float q_value = LOAD_IN(q, q_base + d);
             for (int j = 0; j < KEYS; ++j) dot[j] = dot[j] + q_value * LOAD_IN(k, k_base[j] + d);
         }
         for (int j = 0; j < KEYS; ++j) {
-            const uint t = t0 + uint(j) * step;
-            if (t >= visible) break;
             const float score = p.scale * dot[j];
-            scores[row + t] = score;
+            scores[row + t0 + uint(j) * step] = score;
             m = maximum(m, score);
         }
+    }
+    for (; t0 < visible; t0 += step) {
+        const uint k_base = p.k_at + t0 * p.head_dim;
+        precise float dot = SUM_IDENTITY;
+        for (uint d = 0u; d < p.head_dim; ++d) dot = dot + LOAD_IN(q, q_base + d) * LOAD_IN(k, k_base + d);
+        const float score = p.scale * dot;
+        scores[row + t0] = score;
+        m = maximum(m, score);
     }
     m = work_group_max(m);
 

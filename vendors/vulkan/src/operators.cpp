@@ -88,21 +88,41 @@ void run_rmsnorm(Execution& execution, const Request& request) {
 // silently drop the keys past it. The count takes in the invocation's other
 // loops too (measured on Mesa 22.3: with 16 head columns the last of 64150
 // keys was dropped, of 64128 kept), so attention keeps the weighted sum to
-// half the limit.
+// half the limit, and the dot products and exponentials to the other half
+// less kLavapipeOtherLoops for the trees and the rest.
 constexpr std::uint64_t kLavapipeKeyIterations = 65535 / 2 + 1;  // 32768
+constexpr std::uint64_t kLavapipeOtherLoops = 256;
 constexpr std::uint64_t kAttentionColumns = 4;  // COLUMNS in shaders/attention.comp
+constexpr std::uint64_t kAttentionKeys = 4;     // KEYS in shaders/attention.comp
 
 bool is_lavapipe(const DeviceDescription& device) { return device.driver_name.find("llvmpipe") != std::string::npos; }
+
+// An invocation's iterations of attention.comp's loops on lavapipe: the
+// weighted sums' (every key, per pass over its head columns) and the dot
+// products' and exponentials' (head_dim per block of KEYS of its keys and
+// per key left over; one per key).
+struct AttentionIterations {
+    std::uint64_t weighted;
+    std::uint64_t scores;
+};
+AttentionIterations attention_iterations(const AttentionParameters& at, std::uint64_t local_size) {
+    const std::uint64_t own_keys = ceil_div(at.keys, local_size);
+    return {ceil_div(at.head_dim, kAttentionColumns * local_size) * at.keys,
+            (own_keys / kAttentionKeys + own_keys % kAttentionKeys) * at.head_dim + own_keys};
+}
 
 void run_attention(Execution& execution, const Request& request) {
     const TensorRef& q = request.inputs[0];
     const TensorRef& o = request.outputs[0];
     const AttentionParameters at = attention_parameters(request);
-    const std::uint64_t column_passes = ceil_div(at.head_dim, kAttentionColumns * row_local_size(execution, at.keys));
-    if (is_lavapipe(execution.device()) && column_passes * at.keys > kLavapipeKeyIterations)
-        unsupported("attention: " + std::to_string(at.keys) + " keys exceed lavapipe's loop limit (" +
-                    std::to_string(kLavapipeKeyIterations) + " keys per invocation in this shader; past it lavapipe "
-                    "silently drops the rest)");
+    const AttentionIterations loops = attention_iterations(at, row_local_size(execution, at.keys));
+    if (is_lavapipe(execution.device()) &&
+        (loops.weighted > kLavapipeKeyIterations || loops.scores > kLavapipeKeyIterations - kLavapipeOtherLoops))
+        unsupported("attention: " + std::to_string(at.keys) + " keys of head dimension " + std::to_string(at.head_dim) +
+                    " exceed lavapipe's loop limit (" + std::to_string(kLavapipeKeyIterations) +
+                    " keys per invocation in the weighted sums, " +
+                    std::to_string(kLavapipeKeyIterations - kLavapipeOtherLoops) +
+                    " iterations for the scores; past it lavapipe silently drops the rest)");
     // Bind the tensors before asking for scratch: a bad tensor is refused
     // before anything is allocated.
     const Bound bq = execution.bind(q, "Q"), bk = execution.bind(request.inputs[1], "K"),

@@ -118,6 +118,40 @@ TEST(VulkanLavapipe, AttentionDeclinesMoreKeysThanALoopMayRun) {
     EXPECT_NE(error.find("lavapipe's loop limit"), std::string::npos) << error;
 }
 
+// The dot products count too: one key of head dimension D runs the dot
+// product's loop D times, the exponentials' once, and the weighted sums'
+// ceil(D / 128) times. 32511 + 1 is the most the adapter allows them; one
+// more is declined. With one key, O is V's row exactly (weight 1).
+TEST(VulkanLavapipe, AttentionDeclinesAHeadLongerThanItsLoopsMayRun) {
+    SKIP_WITHOUT_DEVICE();
+    if (notes_of({}).find("llvmpipe") == std::string::npos) GTEST_SKIP() << "not lavapipe";
+    const auto run_head = [](std::int64_t d, std::vector<float>* o) {
+        Instance instance(vulkan(), {});
+        std::vector<float> v_row(static_cast<std::size_t>(d));
+        for (std::size_t i = 0; i < v_row.size(); ++i) v_row[i] = static_cast<float>(i % 1000) - 500.0f;
+        const auto placed = [&](const std::vector<float>& values) {
+            const kcs_buffer buffer = instance.alloc(values.size() * 4);
+            instance.write(buffer, 0, values.data(), values.size() * 4);
+            return tensor(buffer, 0, KCS_DTYPE_F32, {1, d});
+        };
+        const std::vector<float> ones(static_cast<std::size_t>(d), 1.0f);
+        OpSpec spec{"attention", "", KCS_DTYPE_F32, {}, {placed(ones), placed(ones), placed(v_row)}, {placed(ones)}};
+        const kcs_op op = spec.op();
+        const kcs_status status = vulkan().run(instance.get(), &op);
+        if (status == KCS_OK && o) {
+            o->resize(v_row.size());
+            instance.read(spec.outputs[0].buffer, 0, o->data(), o->size() * 4);
+            EXPECT_EQ(*o, v_row);
+        }
+        return std::pair{status, instance.last_error()};
+    };
+    std::vector<float> o;
+    EXPECT_EQ(run_head(32511, &o).first, KCS_OK);
+    const auto [status, error] = run_head(32512, nullptr);
+    EXPECT_EQ(status, KCS_UNSUPPORTED);
+    EXPECT_NE(error.find("lavapipe's loop limit"), std::string::npos) << error;
+}
+
 // matmul's k loop runs K times per invocation, past lavapipe's 65535
 // (the catalog's full depth has K = 65537): every term must still be
 // summed. A is ones and B is ones, so each output is K, exact in f32.
