@@ -77,45 +77,16 @@ inline float maximum(float a, float b) {
 // to -0, and a work-item with no elements changes nothing.
 #define SUM_IDENTITY (-0.0f)
 
-// The sum of every work-item's value over the work-group, added pairwise in
-// a fixed tree (the local size is a power of two), so the result depends on
-// the values and the local size only. Every work-item gets it.
-inline float work_group_sum(float value, __local float* scratch) {
-    const size_t lid = get_local_id(0);
-    scratch[lid] = value;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
-        if (lid < half_size) scratch[lid] = scratch[lid] + scratch[lid + half_size];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const float total = scratch[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return total;
-}
-
-// The maximum over the work-group, by the same tree.
-inline float work_group_max(float value, __local float* scratch) {
-    const size_t lid = get_local_id(0);
-    scratch[lid] = value;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
-        if (lid < half_size) scratch[lid] = maximum(scratch[lid], scratch[lid + half_size]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const float result = scratch[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return result;
-}
-
 // ---- Lanes: a row reduction of local size L run by L / 16 work-items ----
 //
 // Work-item w carries the 16 consecutive virtual work-items 16w .. 16w + 15
 // of the local size L in the lanes of a float16: lane j does exactly what
 // virtual work-item 16w + j would (its strided slice of the row, in index
-// order), and the tree below pairs the same virtual work-items as
-// work_group_sum with L work-items. So the bits are those of L scalar
-// work-items, while a CPU device (PoCL) runs each step as one vector
-// operation instead of 16 scalar ones.
+// order), and the tree below combines the L partials pairwise as a tree
+// over L scalar work-items would (i with i + L/2, then i with i + L/4, ...,
+// L a power of two), so the result depends on the values and L only. The
+// bits are those of L scalar work-items, while a CPU device (PoCL) runs
+// each step as one vector operation instead of 16 scalar ones.
 #define LANES 16
 
 // Elements k .. k + 15 of the row at `base`, of `length` elements; the
@@ -166,36 +137,39 @@ inline float16 maximum16(float16 a, float16 b) {
     return select(result, a + b, isnan(a) | isnan(b));
 }
 
-// work_group_sum over the L virtual work-items: whole float16s while the
-// halves are 16 or more apart, then within the float16 (lanes j and j + 8,
-// then j and j + 4, ...), the same pairs in the same order.
-inline float lanes_sum(float16 value, __local float16* scratch) {
+// The first steps of the tree over the L virtual work-items, while the
+// halves are 16 or more apart: whole float16s, work-item i with i + half,
+// added (or, for `maximum`, by maximum16). Every work-item gets the float16
+// of the 16 partials left, which the callers combine within it.
+inline float16 lanes_tree(float16 value, __local float16* scratch, bool maximum) {
     const size_t lid = get_local_id(0);
     scratch[lid] = value;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
-        if (lid < half_size) scratch[lid] = scratch[lid] + scratch[lid + half_size];
+        if (lid < half_size) {
+            const float16 a = scratch[lid], b = scratch[lid + half_size];
+            scratch[lid] = maximum ? maximum16(a, b) : a + b;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const float16 v16 = scratch[0];
+    const float16 left = scratch[0];
     barrier(CLK_LOCAL_MEM_FENCE);
+    return left;
+}
+
+// The sum over the L virtual work-items: the tree's last steps pair lanes
+// j and j + 8, then j and j + 4, ..., as the scalar tree pairs them.
+inline float lanes_sum(float16 value, __local float16* scratch) {
+    const float16 v16 = lanes_tree(value, scratch, false);
     const float8 v8 = v16.lo + v16.hi;
     const float4 v4 = v8.lo + v8.hi;
     const float2 v2 = v4.lo + v4.hi;
     return v2.lo + v2.hi;
 }
 
-// work_group_max over the L virtual work-items, by the same tree.
+// The maximum over the L virtual work-items, by the same tree.
 inline float lanes_max(float16 value, __local float16* scratch) {
-    const size_t lid = get_local_id(0);
-    scratch[lid] = value;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t half_size = get_local_size(0) / 2; half_size > 0; half_size /= 2) {
-        if (lid < half_size) scratch[lid] = maximum16(scratch[lid], scratch[lid + half_size]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const float16 v16 = scratch[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    const float16 v16 = lanes_tree(value, scratch, true);
     const float16 v8 = maximum16(v16, v16.s89abcdef01234567);
     const float16 v4 = maximum16(v8, v8.s4567012389abcdef);
     const float16 v2 = maximum16(v4, v4.s23016745ab89efcd);
