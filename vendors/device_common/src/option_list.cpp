@@ -35,8 +35,8 @@ std::size_t parse_power_of_two(std::string_view key, std::string_view value, std
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
     const bool power_of_two = n > 0 && (n & (n - 1)) == 0;
     if (error != std::errc() || end != value.data() + value.size() || !power_of_two || n < min || n > max)
-        invalid(std::string(key) + "=" + std::string(value) + ": expected a power of two from " + std::to_string(min) + " to " +
-                std::to_string(max));
+        invalid(std::string(key) + "=" + std::string(value) + ": expected a power of two from " +
+                std::to_string(min) + " to " + std::to_string(max));
     return n;
 }
 

@@ -125,7 +125,8 @@ TEST(DeviceBitwise, MatmulSumsEachOutputInKOrder) {
             SCOPED_TRACE(::testing::Message() << "batch " << s[0] << ", [M, K, N] = [" << s[1] << ", " << s[2] << ", "
                                               << s[3] << "], dtypes " << in_dtype << " -> " << out_dtype);
             const auto with_batch = [&](std::int64_t rows, std::int64_t columns) {
-                return s[0] == 1 ? std::vector<std::int64_t>{rows, columns} : std::vector<std::int64_t>{s[0], rows, columns};
+                return s[0] == 1 ? std::vector<std::int64_t>{rows, columns}
+                                 : std::vector<std::int64_t>{s[0], rows, columns};
             };
             const auto count = [&](std::int64_t rows, std::int64_t columns) {
                 return static_cast<std::size_t>(s[0] * rows * columns);

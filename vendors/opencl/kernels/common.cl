@@ -24,7 +24,7 @@ inline float load_f32(__global const float* p, size_t i) { return p[i]; }
 inline float load_f16(__global const half* p, size_t i) { return vload_half(i, p); }
 inline float load_bf16(__global const ushort* p, size_t i) { return as_float((uint)p[i] << 16); }
 
-// Elements i .. i + 15 at once (matmul's runs of B).
+// Elements i .. i + 15 at once (load_lanes_*, below).
 inline float16 load16_f32(__global const float* p, size_t i) { return vload16(0, p + i); }
 inline float16 load16_f16(__global const half* p, size_t i) { return vload_half16(0, p + i); }
 inline float16 load16_bf16(__global const ushort* p, size_t i) {
@@ -58,7 +58,6 @@ inline float round_bf16(float value) { return as_float((uint)bf16_bits(value) <<
 #define in_t KCS_CAT(IN, _t)
 #define out_t KCS_CAT(OUT, _t)
 #define LOAD_IN(p, i) KCS_CAT(load_, IN)(p, i)
-#define LOAD16_IN(p, i) KCS_CAT(load16_, IN)(p, i)
 #define STORE_OUT(p, i, v) KCS_CAT(store_, OUT)(p, i, v)
 #define ROUND_OUT(v) KCS_CAT(round_, OUT)(v)
 

@@ -10,22 +10,14 @@
 // operations, FP_CONTRACT is off), so the result does not depend on the
 // batch, the block or the neighbours. A work-item whose 16 columns would
 // pass n computes the last 16 columns instead and stores only its own; when
-// n < 16 the columns past n read column n - 1 and are not stored. Rows past
+// n < 16 the places past n hold 0 and are not stored. Rows past
 // m read row m - 1 and are not stored. The host launches no work-group when
 // m or n is 0.
 #ifndef TILE
 #define TILE 4
 #define ROWS 4
 #endif
-#define COLUMNS 16
-
-// Sixteen values of a row of B that has n < 16 columns, from its first
-// (`row` is its index): the places past the end repeat the last column.
-inline float16 KERNEL(load_short_run)(__global const in_t* p, size_t row, size_t n) {
-    float values[COLUMNS];
-    for (int j = 0; j < COLUMNS; ++j) values[j] = LOAD_IN(p, row + min((size_t)j, n - 1));
-    return vload16(0, values);
-}
+#define COLUMNS LANES  // one float16 of B per k (load_lanes_*, common.cl)
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
 void KERNEL(matmul)(__global const in_t* a, ulong a_at, __global const in_t* b, ulong b_at,
@@ -33,11 +25,10 @@ void KERNEL(matmul)(__global const in_t* a, ulong a_at, __global const in_t* b, 
     const size_t own_col = get_global_id(0) * COLUMNS;
     const size_t first_row = get_global_id(1) * ROWS;
     if (own_col >= n_size || first_row >= m_size) return;
-    const bool short_rows = n_size < COLUMNS;
-    const size_t first_col = short_rows ? 0 : min(own_col, (size_t)(n_size - COLUMNS));
+    const size_t first_col = n_size < COLUMNS ? 0 : min(own_col, (size_t)(n_size - COLUMNS));
     const size_t batch = get_global_id(2);
     const size_t a_base = a_at + batch * m_size * k_size;
-    const size_t b_base = b_at + batch * k_size * n_size + first_col;
+    const size_t b_base = b_at + batch * k_size * n_size;
     // The loops over ROWS are unrolled so that the sums stay in registers
     // (PoCL kept them on the stack otherwise, a load and a store per step).
     size_t a_row[ROWS];
@@ -47,8 +38,7 @@ void KERNEL(matmul)(__global const in_t* a, ulong a_at, __global const in_t* b, 
     #pragma unroll
     for (int i = 0; i < ROWS; ++i) sum[i] = (float16)(SUM_IDENTITY);
     for (size_t kk = 0; kk < k_size; ++kk) {
-        const size_t b_row = b_base + kk * n_size;
-        const float16 b_value = short_rows ? KERNEL(load_short_run)(b, b_row, n_size) : LOAD16_IN(b, b_row);
+        const float16 b_value = LOAD_LANES_IN(b, b_base + kk * n_size, first_col, n_size, 0.0f);
         #pragma unroll
         for (int i = 0; i < ROWS; ++i) sum[i] = sum[i] + (float16)(LOAD_IN(a, a_row[i] + kk)) * b_value;
     }

@@ -119,8 +119,9 @@ TEST(OpenclRows, ReduceSumAddsInTheDocumentedOrder) {
                 const std::vector<float> row(values.begin() + r * length, values.begin() + (r + 1) * length);
                 float got;
                 std::memcpy(&got, out[0].bytes.data() + r * 4, 4);
-                EXPECT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(documented_row_sum(row, local_size)))
-                    << "row " << r << ": " << got << " against " << documented_row_sum(row, local_size);
+                const float want = documented_row_sum(row, local_size);
+                EXPECT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(want))
+                    << "row " << r << ": " << got << " against " << want;
             }
         }
 }
