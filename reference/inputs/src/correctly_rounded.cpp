@@ -13,7 +13,9 @@
 
 #include <bit>
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "double_word.hpp"
 #include "constants.hpp"
@@ -28,25 +30,27 @@ namespace kcs::ref::inputs_detail {
 
 namespace {
 
-// The f64 nearest to a real known to lie within eps·|v| of v, if that
-// interval holds no midpoint between two f64 (nor an f64 boundary of a
-// binade): then every point of it, the exact value included, rounds to
-// RN(v). `eps` is doubled below to absorb the few roundings of the test
-// itself, each at most u relative to quantities below ulp(hi).
-[[gnu::always_inline]] inline std::optional<double> round_if_decided(DoubleWord v, double eps) {
+// The f64 nearest to a real known to lie within eps·|v| of v, and whether
+// it is decided: it is when that interval holds no midpoint between two
+// f64 (nor an f64 boundary of a binade), for then every point of it, the
+// exact value included, rounds to RN(v). `eps` is doubled below to absorb
+// the few roundings of the test itself, each at most u relative to
+// quantities below ulp(hi). Written without branches (as are the callers)
+// so that a loop over many arguments vectorises.
+[[gnu::always_inline]] inline double round_if_decided(DoubleWord v, double eps, bool& decided) {
     const DoubleWord n = fast_two_sum(v.hi, v.lo);  // n.hi = RN(n.hi + n.lo) exactly
     const double magnitude = std::abs(n.hi);
     // The spacing of f64 above |hi| is 2^(E - 52) for a normal |hi| of
     // biased exponent E; below it is the same, or half when |hi| is a power
     // of two. Built from the bits: cheaper than two calls to nextafter.
     const auto bits = std::bit_cast<std::uint64_t>(magnitude);
-    const auto biased_exponent = static_cast<int>(bits >> 52);
-    if (biased_exponent <= 53 || biased_exponent == 0x7FF) return std::nullopt;  // tiny, inf or NaN: let MPFR answer
-    const double spacing_above = std::bit_cast<double>(static_cast<std::uint64_t>(biased_exponent - 52) << 52);
+    const std::uint64_t biased_exponent = bits >> 52;
+    const bool normal = (biased_exponent > 53) & (biased_exponent != 0x7FF);  // else tiny, inf or NaN: MPFR answers
+    const double spacing_above = std::bit_cast<double>((normal ? biased_exponent - 52 : 1) << 52);
     const bool power_of_two = (bits & ((std::uint64_t{1} << 52) - 1)) == 0;
     const double half_gap = power_of_two ? 0.25 * spacing_above : 0.5 * spacing_above;
-    if (std::abs(n.lo) + 2.0 * eps * magnitude < half_gap) return n.hi;
-    return std::nullopt;
+    decided = normal & (std::abs(n.lo) + 2.0 * eps * magnitude < half_gap);
+    return n.hi;
 }
 
 // ---------------------------------------------------------------------------
@@ -146,53 +150,91 @@ constexpr double kSqrtHalf = 0x1.6a09e667f3bcdp-1;  // RN(√2/2); any split poi
     return mul(s, y);
 }
 
+// ln x if the fast path decides it (`decided`), for any x.
+[[gnu::always_inline]] inline double log_candidate(double x, bool& decided) {
+    const bool in_domain = (x >= 0x1p-53) & (x <= 1.0);
+    const double y = in_domain ? x : 0.5;  // outside: any argument of the domain, its result unused
+
+    // y = f·2^exponent with f in [0.5, 1), from the bits (y is normal).
+    const auto bits = std::bit_cast<std::uint64_t>(y);
+    const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+    const bool doubled = std::bit_cast<double>(fraction | std::uint64_t{1022} << 52) < kSqrtHalf;
+    const double f = std::bit_cast<double>(fraction | (doubled ? std::uint64_t{1023} : std::uint64_t{1022}) << 52);
+    const auto exponent = static_cast<std::int64_t>(bits >> 52) - (doubled ? 1023 : 1022);
+    const auto j = static_cast<std::int64_t>(f * 64.0 + 0.5);
+
+    // For j = 64 (c = 1, L_j = 0) these steps are exact and give
+    // ln(1 + (f - 1)); for e = 0 e·ln2 is exactly zero and the addition
+    // only renormalises an already normalised double word: the bits are
+    // those of the case-by-case evaluation, without its branches.
+    const DoubleWord p = two_prod(f, 64.0 / static_cast<double>(j));
+    const DoubleWord r = two_sum(p.hi - 1.0, p.lo);
+    const auto& l_j = kLogOfInverse[static_cast<std::size_t>(std::clamp<std::int64_t>(j, kLogTableFirst, kLogTableLast) - kLogTableFirst)];
+    const DoubleWord ln_f = add(DoubleWord{l_j.hi, l_j.lo}, log1p_small(r));  // member by member: vector gathers
+    const auto e = static_cast<double>(exponent);
+    const DoubleWord e_ln2 = fast_two_sum(e * kLn2Hi, e * kLn2Lo);
+    const double value = round_if_decided(add(e_ln2, ln_f), kFastPathErrorBound, decided);
+    decided = decided & in_domain;  // ln 1 = 0 is left to the caller: a zero never passes the rounding test
+    return value;
+}
+
+// cos θ if the fast path decides it (`decided`), for any θ.
+[[gnu::always_inline]] inline double cos_candidate(double theta, bool& decided) {
+    const bool in_domain = (theta >= 0.0) & (theta < 8.0);
+    const double t = in_domain ? theta : 0.0;  // outside: any argument of the domain, its result unused
+
+    // 64-bit integers, as wide as the doubles: the lanes of a vector line up
+    const auto k = static_cast<std::int64_t>(t * kTwoOverPi + 0.5);
+    const auto kd = static_cast<double>(k);
+    const double t1 = t - kd * kPiOver2Part1;
+    const DoubleWord t2 = two_sum(t1, -(kd * kPiOver2Part2));
+    const DoubleWord y = add(t2, negate(two_prod(kd, kPiOver2Part3)));
+    const bool odd = static_cast<double>(k & 1) != 0.0;  // compared as a double: that vectorises
+
+    const DoubleWord z = mul(y, y);
+    const DoubleWord sin_y = sin_reduced(y, z), cos_y = cos_reduced(z);
+    DoubleWord value = odd ? sin_y : cos_y;
+    if (((k + 1) & 2) != 0) value = negate(value);  // k mod 4 = 1 or 2
+    const double result = round_if_decided(value, kFastPathErrorBound, decided);
+    const bool tiny_sine = std::abs(y.hi) < (odd ? 0x1p-20 : 0.0);  // odd k, |y| < 2^-20
+    decided = decided & in_domain & !tiny_sine;
+    return result;
+}
+
+enum class Function { log, cos };
+
+// The fast path over a block, then MPFR for the arguments it left
+// undecided. In a function cloned for the vector extensions the CPU may
+// have, the first loop evaluates several arguments at once: the same IEEE
+// operations lane by lane, so the same bits as one at a time.
+template <Function function>
+[[gnu::always_inline]] inline void correctly_rounded_block(std::span<const double> x, std::span<double> out) {
+    if (out.size() != x.size()) throw std::invalid_argument("a block of correctly rounded values needs one place per argument");
+    constexpr std::size_t kBlock = 64;
+    for (std::size_t first = 0; first < x.size(); first += kBlock) {
+        const std::size_t n = std::min(kBlock, x.size() - first);
+        bool decided[kBlock];
+        for (std::size_t k = 0; k < n; ++k)
+            out[first + k] = function == Function::log ? log_candidate(x[first + k], decided[k])
+                                                       : cos_candidate(x[first + k], decided[k]);
+        for (std::size_t k = 0; k < n; ++k)
+            if (!decided[k]) out[first + k] = function == Function::log ? log_by_mpfr(x[first + k]) : cos_by_mpfr(x[first + k]);
+    }
+}
+
 }  // namespace
 
 KCS_FMA_CLONES std::optional<double> fast_log(double x) {
-    if (!(x >= 0x1p-53 && x <= 1.0)) return std::nullopt;
     if (x == 1.0) return 0.0;  // ln 1 = 0 exactly
-
-    // x = f·2^exponent with f in [0.5, 1), from the bits (x is normal).
-    const auto bits = std::bit_cast<std::uint64_t>(x);
-    const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
-    int exponent = static_cast<int>(bits >> 52) - 1022;
-    double f = std::bit_cast<double>(fraction | std::uint64_t{1022} << 52);
-    if (f < kSqrtHalf) {
-        f *= 2.0;
-        exponent -= 1;
-    }
-    const int j = static_cast<int>(f * 64.0 + 0.5);
-
-    DoubleWord ln_f;
-    if (j == 64) {
-        ln_f = log1p_small(DoubleWord{f - 1.0, 0.0});
-    } else {
-        const DoubleWord p = two_prod(f, 64.0 / j);
-        const DoubleWord r = two_sum(p.hi - 1.0, p.lo);
-        ln_f = add(kLogOfInverse[j - kLogTableFirst], log1p_small(r));
-    }
-    if (exponent == 0) return round_if_decided(ln_f, kFastPathErrorBound);
-
-    const double e = exponent;
-    const DoubleWord e_ln2 = fast_two_sum(e * kLn2Hi, e * kLn2Lo);
-    return round_if_decided(add(e_ln2, ln_f), kFastPathErrorBound);
+    bool decided = false;
+    const double value = log_candidate(x, decided);
+    return decided ? std::optional(value) : std::nullopt;
 }
 
 KCS_FMA_CLONES std::optional<double> fast_cos(double theta) {
-    if (!(theta >= 0.0 && theta < 8.0)) return std::nullopt;
-
-    const int k = static_cast<int>(theta * kTwoOverPi + 0.5);
-    const double kd = k;
-    const double t1 = theta - kd * kPiOver2Part1;
-    const DoubleWord t2 = two_sum(t1, -(kd * kPiOver2Part2));
-    const DoubleWord y = add(t2, negate(two_prod(kd, kPiOver2Part3)));
-    const bool odd = (k & 1) != 0;
-    if (odd && std::abs(y.hi) < 0x1p-20) return std::nullopt;
-
-    const DoubleWord z = mul(y, y);
-    DoubleWord value = odd ? sin_reduced(y, z) : cos_reduced(z);
-    if ((k & 3) == 1 || (k & 3) == 2) value = negate(value);
-    return round_if_decided(value, kFastPathErrorBound);
+    bool decided = false;
+    const double value = cos_candidate(theta, decided);
+    return decided ? std::optional(value) : std::nullopt;
 }
 
 double log_by_mpfr(double x) {
@@ -223,6 +265,17 @@ double correctly_rounded_log(double x) {
 double correctly_rounded_cos(double theta) {
     if (const auto fast = fast_cos(theta)) return *fast;
     return cos_by_mpfr(theta);
+}
+
+// AVX-512 converts between 64-bit integers and doubles in vector lanes; AVX2 does not, and its clone would not vectorise.
+#define KCS_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v4", "default")]]
+
+KCS_VECTOR_CLONES void correctly_rounded_logs(std::span<const double> x, std::span<double> out) {
+    correctly_rounded_block<Function::log>(x, out);
+}
+
+KCS_VECTOR_CLONES void correctly_rounded_cosines(std::span<const double> theta, std::span<double> out) {
+    correctly_rounded_block<Function::cos>(theta, out);
 }
 
 }  // namespace kcs::ref::inputs_detail

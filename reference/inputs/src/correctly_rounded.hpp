@@ -6,11 +6,19 @@
 #pragma once
 
 #include <optional>
+#include <span>
 
 namespace kcs::ref::inputs_detail {
 
 double correctly_rounded_log(double x);    // x > 0; fast path for x in [2^-53, 1]
 double correctly_rounded_cos(double theta);  // fast path for theta in [0, 8)
+
+// The same over many arguments, out[k] = ln x[k] (cos θ[k]): the fast path
+// evaluates several arguments at once where the CPU has vector
+// instructions, with the same bits. Throws std::invalid_argument when the
+// sizes differ.
+void correctly_rounded_logs(std::span<const double> x, std::span<double> out);
+void correctly_rounded_cosines(std::span<const double> theta, std::span<double> out);
 
 // The two paths, exposed for the tests.
 std::optional<double> fast_log(double x);

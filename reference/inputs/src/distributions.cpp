@@ -3,6 +3,8 @@
 // compiled with -ffp-contract=off so that no a·b + c becomes an fma.
 #include "kcs/reference/distributions.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -43,13 +45,33 @@ std::uint64_t multiply_high(std::uint64_t x, std::uint64_t n) {
     return hi_hi + (hi_lo >> 32) + (lo_hi >> 32) + (middle >> 32);
 }
 
+void standard_normals(std::span<const PhiloxBlock> blocks, std::span<double> out) {
+    if (out.size() != blocks.size()) throw std::invalid_argument("standard_normals: one place per Philox block");
+    // ln and cos of a block of elements at once (they vectorise), the rest element by element
+    constexpr std::size_t kBlock = 256;
+    std::array<double, kBlock> x, theta, l, c;
+    for (std::size_t first = 0; first < blocks.size(); first += kBlock) {
+        const std::size_t n = std::min(kBlock, blocks.size() - first);
+        for (std::size_t k = 0; k < n; ++k) {
+            const PhiloxBlock& w = blocks[first + k];
+            const double u1 = unit_uniform(w[0], w[1]);
+            const double u2 = unit_uniform(w[2], w[3]);
+            x[k] = 1.0 - u1;  // exact, in [2^-53, 1]
+            theta[k] = kTwoPi * u2;
+        }
+        inputs_detail::correctly_rounded_logs(std::span(x).first(n), std::span(l).first(n));
+        inputs_detail::correctly_rounded_cosines(std::span(theta).first(n), std::span(c).first(n));
+        for (std::size_t k = 0; k < n; ++k) {
+            const double r = std::sqrt(-2.0 * l[k]);
+            out[first + k] = r * c[k];
+        }
+    }
+}
+
 double standard_normal(const PhiloxBlock& w) {
-    const double u1 = unit_uniform(w[0], w[1]);
-    const double u2 = unit_uniform(w[2], w[3]);
-    const double l = inputs_detail::correctly_rounded_log(1.0 - u1);  // 1 - u1 exact, in [2^-53, 1]
-    const double r = std::sqrt(-2.0 * l);
-    const double theta = kTwoPi * u2;
-    return r * inputs_detail::correctly_rounded_cos(theta);
+    double z = 0.0;
+    standard_normals(std::span(&w, 1), std::span(&z, 1));
+    return z;
 }
 
 double sample(const Uniform& d, const PhiloxBlock& w) {

@@ -23,8 +23,14 @@ struct Key {
 
 Values draw(const Key& key) {
     auto values = std::make_shared<std::vector<double>>(key.count);
-    for (std::size_t k = 0; k < key.count; ++k)
-        (*values)[k] = standard_normal(philox_block(key.seed, key.tensor, key.stream, key.first + k));
+    constexpr std::size_t kBlock = 1024;
+    std::vector<PhiloxBlock> blocks(std::min(kBlock, key.count));
+    for (std::size_t first = 0; first < key.count; first += kBlock) {
+        const std::size_t n = std::min(kBlock, key.count - first);
+        for (std::size_t k = 0; k < n; ++k)
+            blocks[k] = philox_block(key.seed, key.tensor, key.stream, key.first + first + k);
+        ref::standard_normals(std::span(blocks).first(n), std::span(*values).subspan(first, n));
+    }
     return values;
 }
 

@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <stdexcept>
+#include <vector>
 
 #include "kcs/reference/philox.hpp"
 #include "kcs/reference/distributions.hpp"
@@ -118,6 +122,37 @@ TEST(CorrectlyRoundedCos, ExactCasesAndOutsideTheFastDomain) {
     EXPECT_FALSE(fast_cos(-1.0).has_value());
     EXPECT_FALSE(fast_cos(8.0).has_value());
     EXPECT_EQ(correctly_rounded_cos(-1.0), correctly_rounded_cos(1.0));
+}
+
+// The block functions evaluate the fast paths in vector lanes: each result
+// must be the bits of the one-at-a-time function, at every lane of a block,
+// in the block's tail, outside the fast domains and where the fast paths
+// decline (MPFR answers inside the block function too).
+TEST(CorrectlyRoundedBlocks, GiveTheBitsOfOneArgumentAtATime) {
+    std::vector<double> x, theta;
+    for (std::uint64_t i = 0; i < 20000; ++i) {
+        const PhiloxBlock b = philox_block(0xB10C, 0, 0, i);
+        x.push_back(1.0 - unit_uniform(b[0], b[1]));
+        theta.push_back(kTwoPi * unit_uniform(b[2], b[3]));
+    }
+    for (const double edge : {1.0, 0x1p-53, 0x1p-54, 2.0, 0.5, 0x1.6a09e667f3bcdp-1, -1.0})
+        x.push_back(edge);
+    for (int k = 0; k <= 5; ++k)  // around k·π/2, where odd k leaves a tiny sine to MPFR
+        for (double t = k * 0x1.921fb54442d18p+0, step = 0; step < 4; ++step, t = std::nextafter(t, 8.0))
+            theta.push_back(t);
+    for (const double edge : {0.0, 8.0, 7.999999999999999, -1.0, 10.0}) theta.push_back(edge);
+    x.resize(x.size() + 3, 0.75);  // a tail past the last full vector
+    std::vector<double> logs(x.size()), cosines(theta.size());
+    correctly_rounded_logs(x, logs);
+    correctly_rounded_cosines(theta, cosines);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(logs[i]), std::bit_cast<std::uint64_t>(correctly_rounded_log(x[i])))
+            << std::hexfloat << "ln(" << x[i] << ") at " << i;
+    for (std::size_t i = 0; i < theta.size(); ++i)
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(cosines[i]),
+                  std::bit_cast<std::uint64_t>(correctly_rounded_cos(theta[i])))
+            << std::hexfloat << "cos(" << theta[i] << ") at " << i;
+    EXPECT_THROW(correctly_rounded_logs(x, std::span(logs).first(1)), std::invalid_argument);
 }
 
 }  // namespace
