@@ -140,7 +140,7 @@ void ProbeContext::progress(std::string_view what, std::uint64_t done, std::uint
 
 bool ProbeContext::supported(const Invocation& invocation) { return device_.supports(invocation).ok(); }
 
-ProbeContext::LoadRecord ProbeContext::under_load(const std::vector<Invocation>& load,
+ProbeContext::LoadRecord ProbeContext::under_load(const std::vector<const Invocation*>& load,
                                                   const std::function<void()>& body) {
     if (load.empty()) {
         body();
@@ -170,7 +170,7 @@ ProbeContext::LoadRecord ProbeContext::under_load(const std::vector<Invocation>&
         };
         try {
             for (std::size_t k = 0; !stop.load(); k = (k + 1) % load.size()) {
-                const GuardedRun run = device.run(load[k]);
+                const GuardedRun run = device.run(*load[k]);
                 if (!run.call.ok() || !run.breaches.empty()) {
                     failure = run.call.ok() ? run.breaches.front().detail : run.call.describe();
                     break;

@@ -74,11 +74,13 @@ public:
     // IsolatedAdapter::companion) runs `load` over and over, each
     // invocation in turn under the integrity protocol: C-ORD-02's runs under
     // concurrent load. The load starts before `body` and stops after it.
+    // The invocations are the caller's, not copied (a bandwidth load's
+    // inputs are tens of MiB): they must outlive the call.
     struct LoadRecord {
         std::uint64_t calls = 0;  // load runs the companion answered with KCS_OK while body ran
         std::string failure;      // why the load stopped early, if it did
     };
-    LoadRecord under_load(const std::vector<Invocation>& load, const std::function<void()>& body);
+    LoadRecord under_load(const std::vector<const Invocation*>& load, const std::function<void()>& body);
 
     // Time spent inside adapter calls by this context's runs so far.
     std::chrono::nanoseconds adapter_time() const { return adapter_time_; }
