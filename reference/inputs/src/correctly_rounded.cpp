@@ -272,8 +272,15 @@ double correctly_rounded_cos(double theta) {
     return cos_by_mpfr(theta);
 }
 
-// AVX-512 converts between 64-bit integers and doubles in vector lanes; AVX2 does not, and its clone would not vectorise.
+// AVX-512 converts between 64-bit integers and doubles in vector lanes;
+// AVX2 does not, and its clone would not vectorise. Clang before 18
+// dispatches target_clones("arch=...") wrongly (LLVM issue 55830): there
+// the default code runs (the same bits, one lane).
+#if defined(__clang__)
+#define KCS_VECTOR_CLONES
+#else
 #define KCS_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v4", "default")]]
+#endif
 
 KCS_VECTOR_CLONES void correctly_rounded_logs(std::span<const double> x, std::span<double> out) {
     correctly_rounded_block<Function::log>(x, out);

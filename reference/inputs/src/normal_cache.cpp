@@ -1,9 +1,11 @@
 #include "normal_cache.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <future>
 #include <list>
 #include <mutex>
+#include <span>
 
 namespace kcs::ref::inputs_detail {
 

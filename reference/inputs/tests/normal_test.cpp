@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
 
 #include "correctly_rounded.hpp"
 #include "kcs/reference/distributions.hpp"
@@ -41,6 +44,17 @@ TEST(Normal, EqualsTheFormulaComputedThroughMpfrAlone) {
         const PhiloxBlock b = philox_block(0x5eed, 3, 0, i);
         ASSERT_EQ(standard_normal(b), z_by_hand(b)) << "element " << i;
     }
+}
+
+// Many elements at once (the ln and cos of a block in vector lanes, blocks
+// of 256 and a tail): each the formula's value.
+TEST(Normal, ABlockOfElementsEqualsTheFormulaComputedThroughMpfrAlone) {
+    std::vector<PhiloxBlock> blocks;
+    for (std::uint64_t i = 0; i < 4000; ++i) blocks.push_back(philox_block(0xb10c, 5, 0, i));
+    std::vector<double> z(blocks.size());
+    standard_normals(blocks, z);
+    for (std::size_t i = 0; i < blocks.size(); ++i) ASSERT_EQ(z[i], z_by_hand(blocks[i])) << "element " << i;
+    EXPECT_THROW(standard_normals(blocks, std::span(z).first(3)), std::invalid_argument);
 }
 
 TEST(Normal, MeanAndStdAreAppliedWithTwoRoundings) {
