@@ -16,9 +16,9 @@
 
 #include <mpfr.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
-#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -174,7 +174,7 @@ constexpr double kSqrtHalf = 0x1.6a09e667f3bcdp-1;  // RN(√2/2); any split poi
     // those of the case-by-case evaluation, without its branches.
     const DoubleWord p = two_prod(f, 64.0 / static_cast<double>(j));
     const DoubleWord r = two_sum(p.hi - 1.0, p.lo);
-    const auto& l_j = kLogOfInverse[static_cast<std::size_t>(std::clamp<std::int64_t>(j, kLogTableFirst, kLogTableLast) - kLogTableFirst)];
+    const auto& l_j = kLogOfInverse[static_cast<std::size_t>(j - kLogTableFirst)];  // j in [45, 91]: y is in the domain
     const DoubleWord ln_f = add(DoubleWord{l_j.hi, l_j.lo}, log1p_small(r));  // member by member: vector gathers
     const auto e = static_cast<double>(exponent);
     const DoubleWord e_ln2 = fast_two_sum(e * kLn2Hi, e * kLn2Lo);
@@ -214,7 +214,8 @@ enum class Function { log, cos };
 // operations lane by lane, so the same bits as one at a time.
 template <Function function>
 [[gnu::always_inline]] inline void correctly_rounded_block(std::span<const double> x, std::span<double> out) {
-    if (out.size() != x.size()) throw std::invalid_argument("a block of correctly rounded values needs one place per argument");
+    if (out.size() != x.size())
+        throw std::invalid_argument("a block of correctly rounded values needs one place per argument");
     constexpr std::size_t kBlock = 64;
     for (std::size_t first = 0; first < x.size(); first += kBlock) {
         const std::size_t n = std::min(kBlock, x.size() - first);
@@ -223,7 +224,8 @@ template <Function function>
             out[first + k] = function == Function::log ? log_candidate(x[first + k], decided[k])
                                                        : cos_candidate(x[first + k], decided[k]);
         for (std::size_t k = 0; k < n; ++k)
-            if (!decided[k]) out[first + k] = function == Function::log ? log_by_mpfr(x[first + k]) : cos_by_mpfr(x[first + k]);
+            if (!decided[k])
+                out[first + k] = function == Function::log ? log_by_mpfr(x[first + k]) : cos_by_mpfr(x[first + k]);
     }
 }
 
